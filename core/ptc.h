@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * pcitopo core: the pure logic of pcitopo, with no I/O.
+ *
+ * Link bandwidth math, endpoint classification by class code, path classes
+ * in the terms of `nvidia-smi topo -m` (and the walk of drivers/pci/p2pdma.c,
+ * which Debian's kernel does not build), and layout detection.
+ *
+ * The same files compile into pcitopo.ko and into the userspace unit tests
+ * and benchmarks (the tools/testing/vma approach): ptc_types.h provides the
+ * few kernel types in userspace. Nothing here allocates, locks or prints.
+ *
+ * A topology is a flat array of nodes: every bridge and every endpoint of
+ * interest, each naming its upstream bridge by index. The caller fills the
+ * "input" fields, calls ptc_resolve() once, then asks for paths and the
+ * layout as often as it likes.
+ */
+#ifndef PCITOPO_CORE_PTC_H
+#define PCITOPO_CORE_PTC_H
+
+#include "ptc_types.h"
+#include <linux/pcitopo.h>
+
+#define PTC_NONE	(-1)
+
+/*
+ * Most bridges above any node. ptc_resolve() rejects a deeper tree with
+ * -EINVAL, which also catches parent cycles; ptc_path() walks with fixed-size
+ * arrays of this many entries. Real servers stay below 10 (root port, two
+ * cascaded switches, a split Broadcom level: 7).
+ */
+#define PTC_MAX_DEPTH	32
+
+/* One PCIe link figure: speed in MT/s (2500 .. 64000), width in lanes. */
+struct ptc_link {
+	u32 speed;
+	u8 width;
+};
+
+struct ptc_node {
+	/* --- input, filled by the caller --- */
+	u32 domain;
+	u8 bus;
+	u8 devfn;
+	s32 parent;		/* index of the upstream bridge, PTC_NONE on a root bus */
+	u8 role;		/* enum pcitopo_role */
+	u16 vendor;
+	u16 device;
+	u32 class;		/* 24-bit class code */
+	u8 kind;		/* enum pcitopo_kind; PCITOPO_KIND_NONE: let ptc_resolve
+				 * decide from role and class (ptc_kind_of_class)
+				 */
+	s32 numa_node;		/* -1 if unknown */
+	u8 root_bus;		/* number of the root bus above (host bridge id with domain) */
+	bool has_link;		/* has a PCIe capability with a link (not an RCiEP,
+				 * not a root port: a root port's link is its child's)
+				 */
+	struct ptc_link cur;	/* LnkSta of this device */
+	struct ptc_link cap;	/* LnkCap of this device */
+	bool link_active;	/* DLL link active, or trained when not reported */
+	u16 acs_cap;		/* ACS capability register, 0 if no ACS */
+	u16 acs_ctrl;		/* ACS control register */
+	s32 slot;		/* physical slot number, -1 if none */
+	bool hotplug;		/* hotplug capable port */
+
+	/* --- derived by ptc_resolve() --- */
+	s32 root_port;		/* index of the root port above (or itself), PTC_NONE */
+	s32 sw;			/* index of the upstream port of the switch this node is
+				 * part of (ports) or sits on (endpoints), PTC_NONE
+				 */
+	s32 bridge_id;		/* index standing for "one PCIe bridge" in path counting:
+				 * a switch's upstream port (a nested Broadcom level
+				 * folded into its parent), or the bridge itself
+				 */
+	u8 depth;		/* number of bridges above */
+	struct ptc_link link_max;	/* best figure both ends of the upstream link support */
+	u32 link_bw;		/* MB/s, current, 0 without a link */
+	u32 link_max_bw;	/* MB/s at link_max */
+	u32 link_flags;		/* PCITOPO_LINK_F_* */
+};
+
+struct ptc_topo {
+	struct ptc_node *nodes;
+	u32 count;
+};
+
+struct ptc_path {
+	u8 class;		/* enum pcitopo_path_class */
+	u8 hops;		/* PCIe ports crossed between the two endpoints */
+	s32 common;		/* closest common bridge, PTC_NONE if none */
+	s32 bottleneck;		/* node whose upstream link is slowest, PTC_NONE if none */
+	u32 bottleneck_bw;	/* MB/s, current */
+	u32 flags;		/* PCITOPO_PATH_F_* */
+};
+
+struct ptc_layout {
+	u8 layout;		/* enum pcitopo_layout */
+	u32 gpus, nics, nvmes, switches, root_ports, numa_nodes;
+	char reason[PCITOPO_REASON_LEN];
+};
+
+/*
+ * Whether a role is a bridge, i.e. may be a parent: root port, switch
+ * upstream or downstream port, or another bridge.
+ */
+static inline bool ptc_role_is_bridge(u8 role)
+{
+	return role == PCITOPO_ROLE_ROOT_PORT || role == PCITOPO_ROLE_UPSTREAM ||
+	       role == PCITOPO_ROLE_DOWNSTREAM || role == PCITOPO_ROLE_BRIDGE;
+}
+
+/*
+ * Effective bandwidth of a link, one direction, in MB/s, after line encoding:
+ * 8b/10b up to 5 GT/s, 128b/130b at 8, 16 and 32 GT/s, 242/256 FLIT at 64 GT/s.
+ * 0 for an unknown speed or zero width.
+ */
+u32 ptc_link_bw(u32 speed_mts, u8 width);
+
+/*
+ * Speed in MT/s for a PCIe "Current/Max Link Speed" field value (1 = 2.5 GT/s
+ * .. 6 = 64 GT/s); 0 if unknown.
+ */
+u32 ptc_speed_from_lnk(u8 field);
+
+/* The generation (1..6) of a speed in MT/s, 0 if unknown. */
+u8 ptc_speed_gen(u32 speed_mts);
+
+/* Kind of an endpoint from its class code alone: GPU, NIC, NVME or NONE. */
+u8 ptc_kind_of_class(u32 class);
+
+/*
+ * Whether two folded Broadcom switch levels should count as one: true for the
+ * switch IDs NCCL flattens (Broadcom PEX Gen4, 1000:c010).
+ */
+bool ptc_switch_is_split_level(u16 vendor, u16 device);
+
+/*
+ * Fill the derived fields. Returns 0, or -EINVAL if a parent index is out of
+ * range, a node is its own ancestor, a parent is not a bridge, a node has
+ * more than PTC_MAX_DEPTH bridges above it, or a role or kind is out of
+ * range. On -EINVAL nothing is written. Nodes may come in any order. The
+ * exact meaning of each derived field is documented in ptc_resolve.c.
+ */
+int ptc_resolve(struct ptc_topo *t);
+
+/*
+ * Whether the path table holds the pair (a, b): a != b, both endpoints, one a
+ * GPU and the other a GPU, NIC or NVMe device.
+ */
+bool ptc_pair_of_interest(const struct ptc_topo *t, u32 a, u32 b);
+
+/*
+ * The path between nodes a and b (endpoints) of a resolved topology. a == b
+ * gives PCITOPO_PATH_X; an index out of range PCITOPO_PATH_UNKNOWN. Classes,
+ * hops, bottleneck and flags are defined in ptc_path.c. O(depth).
+ */
+void ptc_path(const struct ptc_topo *t, u32 a, u32 b, struct ptc_path *out);
+
+/*
+ * Detect the layout from the GPU set, with counts and a reason that names what
+ * was found, e.g. "8 GPUs under 1 root port, no cascaded switch".
+ */
+void ptc_layout(const struct ptc_topo *t, struct ptc_layout *out);
+
+/* Short names: "PIX", "balance", "downstream", "gpu"; "?" if out of range. */
+const char *ptc_class_name(u8 class);
+const char *ptc_layout_name(u8 layout);
+const char *ptc_role_name(u8 role);
+const char *ptc_kind_name(u8 kind);
+
+/* Format "DDDD:BB:DD.F" into buf (at least PCITOPO_ADDR_LEN bytes). */
+void ptc_addr_format(char *buf, size_t len, u32 domain, u8 bus, u8 devfn);
+/*
+ * Parse "DDDD:BB:DD.F" (domain optional, "BB:DD.F" means domain 0; at most 7
+ * domain digits, so the result formats into PCITOPO_ADDR_LEN). Returns 0 or
+ * -EINVAL (outputs untouched).
+ */
+int ptc_addr_parse(const char *s, u32 *domain, u8 *bus, u8 *devfn);
+
+#endif /* PCITOPO_CORE_PTC_H */
