@@ -1,0 +1,102 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# In-guest self-check of the emulated server (run by run-guest): the PCI tree
+# the guest sees matches $PCITOPO_LAYOUT_FILE. Prints TAP lines.
+set -euo pipefail
+lay=${PCITOPO_LAYOUT_FILE:?run me through tests/vm/run-guest}
+name=$(jq -r .name "$lay")
+n=0
+fails=0
+ok() { # ok COND-STATUS DESCRIPTION
+	n=$((n + 1))
+	if [[ $1 == 0 ]]; then
+		echo "ok $n - $name: $2"
+	else
+		echo "not ok $n - $name: $2"
+		fails=$((fails + 1))
+	fi
+}
+check() { # check DESCRIPTION WANT GOT
+	local r=0
+	[[ $2 == "$3" ]] || r=1
+	ok $r "$1 (want $2, got $3)"
+}
+count_class() { lspci -n | awk -v c="$1" '$2 ~ "^"c {n++} END {print n+0}'; }
+count_id() { lspci -n -d "$1" | wc -l; }
+jcount() { jq "$1" "$lay"; }
+
+check "display-class (GPU stand-in) devices" \
+	"$(jcount '[.endpoints[] | select(.kind=="gpu")] | length')" "$(count_class 03)"
+check "Ethernet NICs" \
+	"$(jcount '[.endpoints[] | select(.kind=="nic")] | length')" "$(count_class 0200)"
+check "NVMe controllers" \
+	"$(jcount '[.endpoints[] | select(.kind=="nvme")] | length')" "$(count_class 0108)"
+check "switch upstream ports (104c:8232)" \
+	"$(jcount '.switches | length')" "$(count_id 104c:8232)"
+check "switch downstream ports (104c:8233)" \
+	"$(jcount '[.switches[].ports[]] | length')" "$(count_id 104c:8233)"
+check "root ports (1b36:000c)" \
+	"$(jcount '.root_ports | length')" "$(count_id 1b36:000c)"
+
+# The device below the port with physical slot number $1 (pciehp names it).
+below_slot() {
+	local a
+	a=$(cat "/sys/bus/pci/slots/$1/address" 2>/dev/null) || return 0
+	[[ -e /sys/bus/pci/devices/$a.0 ]] && echo "$a.0"
+	return 0
+}
+# The root port (a device on a root bus) above PCI device $1.
+root_port_of() {
+	local p
+	p=$(readlink -f "/sys/bus/pci/devices/$1")
+	while [[ $(basename "$(dirname "$p")") != pci* ]]; do
+		p=$(dirname "$p")
+	done
+	basename "$p"
+}
+lnk() { # lnk BDF Cap|Sta -> "Speed 16GT/s, Width x16"
+	lspci -vv -s "$1" |
+		sed -n "s/^\s*Lnk$2:.*\(Speed [0-9.]*GT\/s\).*\(Width x[0-9]*\).*/\1, \2/p"
+}
+
+# One line per endpoint: id kind slot-of-its-port node root-port rp-slot
+# rp-speed rp-width on-root-port (jq once: it is slow under TCG).
+table=$(jq -r '. as $l |
+	def rp($p): if ([$l.root_ports[].id] | index($p)) != null then $p
+		else rp($l.switches[] | select([.ports[].id] | index($p) != null) | .parent) end;
+	def slot($p): ($l.root_ports[], $l.switches[].ports[]) | select(.id == $p) | .slot;
+	.endpoints[] | . as $e | rp($e.port) as $r |
+	($l.root_ports[] | select(.id == $r)) as $rp |
+	($l.host_bridges[] | select(.id == $rp.host_bridge)) as $hb |
+	[$e.id, $e.kind, slot($e.port), $hb.numa_node, $r, $rp.slot,
+	 $rp.speed, $rp.width, ($r == $e.port)] | @tsv' "$lay")
+
+while IFS=$'\t' read -r id kind slot node rpid rpslot speed width direct; do
+	dev=$(below_slot "$slot")
+	if [[ -z $dev ]]; then
+		ok 1 "$id ($kind) present in slot $slot"
+		continue
+	fi
+	case $kind in
+	gpu) want=0x0380 ;;
+	nic) want=0x0200 ;;
+	nvme) want=0x0108 ;;
+	*) want=unknown ;;
+	esac
+	cls=$(cat "/sys/bus/pci/devices/$dev/class")
+	check "$id in slot $slot is a $kind ($dev class)" "$want" "${cls:0:6}"
+	check "$id numa_node" "$node" "$(cat "/sys/bus/pci/devices/$dev/numa_node")"
+	rp=$(root_port_of "$dev")
+	rpdev=$(below_slot "$rpslot")
+	want_rp=$(basename "$(dirname "$(readlink -f "/sys/bus/pci/devices/$rpdev")")")
+	check "$id under root port $rpid" "$want_rp" "$rp"
+	w="Speed ${speed}GT/s, Width x$width"
+	[[ $kind == gpu || $direct == true ]] || continue
+	check "$id root port $rpid ($rp) LnkCap" "$w" "$(lnk "$rp" Cap)"
+	# QEMU's endpoints and xio3130 ports advertise only 2.5 GT/s x1, so
+	# every LnkSta negotiates down to that; LnkCap shows the configured link.
+	echo "# $id: root port $rp LnkSta $(lnk "$rp" Sta)"
+done <<<"$table"
+
+((fails == 0))

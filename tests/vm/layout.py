@@ -1,0 +1,132 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The emulated server's layouts: load tests/vm/layouts/NAME.json, turn it
+into a QEMU command line, and derive the facts a test expects (to check the
+JSON's explicit "expect" section against the topology it describes).
+
+Standard library only.
+"""
+import json
+import os
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+LAYOUT_DIR = os.path.join(HERE, "layouts")
+NAMES = ("balance", "common", "cascade")
+
+
+def load(name):
+    path = name if name.endswith(".json") else os.path.join(LAYOUT_DIR, name + ".json")
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def _props(d):
+    return "".join(f",{k}={v}" for k, v in d.items())
+
+
+def qemu_argv(lay, run_dir, kernel=None, initrd=None, append=None,
+              hostroot="/", qemu="qemu-system-x86_64"):
+    """argv for QEMU; the QMP socket and console log live in run_dir."""
+    nodes = lay["numa_nodes"]
+    a = [qemu, "-machine", "q35", "-accel", "tcg", "-nodefaults",
+         "-smp", f"{len(nodes)},sockets={len(nodes)},cores=1,threads=1",
+         "-m", lay.get("memory", "1G")]
+    for n in nodes:
+        a += ["-object", f"memory-backend-ram,id=m{n['id']},size={n['mem']}",
+              "-numa", f"node,nodeid={n['id']},cpus={n['cpus']},memdev=m{n['id']}"]
+    a += ["-display", "none", "-monitor", "none", "-no-reboot",
+          "-serial", f"file:{run_dir}/console.log",
+          "-qmp", f"unix:{run_dir}/qmp.sock,server=on,wait=off",
+          "-pidfile", f"{run_dir}/qemu.pid"]
+    # The host root (read-only) and the results folder, on pcie.0.
+    a += ["-fsdev", f"local,id=fs0,path={hostroot},security_model=none,"
+          "readonly=on,multidevs=remap",
+          "-device", "virtio-9p-pci,fsdev=fs0,mount_tag=hostroot,bus=pcie.0,addr=0x5",
+          "-fsdev", f"local,id=fs1,path={run_dir}/out,security_model=none",
+          "-device", "virtio-9p-pci,fsdev=fs1,mount_tag=out,bus=pcie.0,addr=0x6"]
+    for hb in lay["host_bridges"]:
+        a += ["-device", f"pxb-pcie,id={hb['id']},bus=pcie.0,addr={hb['addr']},"
+              f"bus_nr={hb['bus_nr']},numa_node={hb['numa_node']}"]
+    for rp in lay["root_ports"]:
+        a += ["-device", f"pcie-root-port,id={rp['id']},bus={rp['host_bridge']},"
+              f"addr={rp['addr']},chassis={rp['chassis']},slot={rp['slot']},"
+              f"x-speed={rp['speed']},x-width={rp['width']}"]
+    for sw in lay["switches"]:
+        a += ["-device", f"x3130-upstream,id={sw['id']},bus={sw['parent']}"]
+        for i, p in enumerate(sw["ports"]):
+            a += ["-device", f"xio3130-downstream,id={p['id']},bus={sw['id']},"
+                  f"addr={i}.0,chassis={p['chassis']},slot={p['slot']}"]
+    for ep in lay["endpoints"]:
+        props = dict(ep.get("props", {}))
+        if ep["kind"] == "nic":
+            # An isolated user-mode backend: no "nic has no peer" warning.
+            a += ["-netdev", f"user,id=net-{ep['id']},restrict=on"]
+            props["netdev"] = f"net-{ep['id']}"
+        a += ["-device", f"{ep['device']},id={ep['id']},bus={ep['port']}"
+              + _props(props)]
+    if kernel:
+        a += ["-kernel", kernel]
+    if initrd:
+        a += ["-initrd", initrd]
+    if append:
+        a += ["-append", append]
+    return a
+
+
+def _place(lay):
+    """Per endpoint: its port, switches upward, root port, host bridge, node."""
+    rps = {rp["id"]: rp for rp in lay["root_ports"]}
+    hbs = {hb["id"]: hb for hb in lay["host_bridges"]}
+    port_sw = {p["id"]: sw for sw in lay["switches"] for p in sw["ports"]}
+    out = {}
+    for ep in lay["endpoints"]:
+        bus, sws = ep["port"], []
+        while bus not in rps:
+            sw = port_sw[bus]
+            sws.append(sw["id"])
+            bus = sw["parent"]
+        hb = hbs[rps[bus]["host_bridge"]]
+        out[ep["id"]] = {"kind": ep["kind"], "switches": sws, "root_port": bus,
+                         "host_bridge": hb["id"], "numa_node": hb["numa_node"]}
+    return out
+
+
+def path_class(a, b):
+    """nvidia-smi topo -m class between two placed endpoints."""
+    common = [s for s in a["switches"] if s in b["switches"]]
+    if common:
+        c = common[0]
+        if a["switches"][0] == c and b["switches"][0] == c:
+            return "PIX"
+        return "PXB"
+    if a["host_bridge"] == b["host_bridge"]:
+        return "PHB"
+    if a["numa_node"] == b["numa_node"]:
+        return "NODE"
+    return "SYS"
+
+
+def derive(lay):
+    """The "expect" section that the topology implies."""
+    pl = _place(lay)
+    eps = [e["id"] for e in lay["endpoints"]]
+    gpus = [e for e in eps if pl[e]["kind"] == "gpu"]
+    exp = {"layout": lay["name"], "gpus": {}, "paths": {}}
+    for g in gpus:
+        p = pl[g]
+        exp["gpus"][g] = {"switch": p["switches"][0] if p["switches"] else None,
+                          "root_port": p["root_port"],
+                          "host_bridge": p["host_bridge"],
+                          "numa_node": p["numa_node"]}
+        exp["paths"][g] = {o: path_class(p, pl[o]) for o in eps if o != g}
+    return exp
+
+
+def check(lay):
+    """Differences between the JSON's "expect" and the derived facts."""
+    want, got = lay.get("expect", {}), derive(lay)
+    errs = []
+    for key in ("layout", "gpus", "paths"):
+        if want.get(key) != got[key]:
+            errs.append(f"{lay['name']}: expect.{key} differs from the topology:"
+                        f" json={json.dumps(want.get(key))} derived={json.dumps(got[key])}")
+    return errs
