@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * topoctl rescan [PORT], detach PORT, refresh: the module's admin
+ * operations. The kernel checks CAP_NET_ADMIN and says what is wrong in its
+ * extended ACK, which is printed as it comes.
+ */
+#include <string.h>
+
+#include "ptc.h"
+#include "topoctl.h"
+
+static int want_help(struct ctx *c, const char *object, int argc, char **argv)
+{
+	if (argc > 0 && !strcmp(argv[0], "help")) {
+		print_object_help(c, object, NULL);
+		return 1;
+	}
+	return 0;
+}
+
+static int port_arg(struct ctx *c, const char *arg, char *addr, size_t len)
+{
+	if (canon_addr(arg, addr, len))
+		return usage_error(c, "'%s' is not a port address ([DDDD:]BB:DD.F)",
+				   arg);
+	return 0;
+}
+
+int do_rescan(struct ctx *c, int argc, char **argv)
+{
+	char addr[PCITOPO_ADDR_LEN], what[48];
+	int r;
+
+	if (want_help(c, "rescan", argc, argv))
+		return 0;
+	if (argc > 1)
+		return usage_error(c, "unexpected argument '%s' to 'rescan'\n"
+				   "Try 'topoctl rescan help'.", argv[1]);
+	if (argc == 1 && (r = port_arg(c, argv[0], addr, sizeof(addr))))
+		return r;
+	r = open_nl(c);
+	if (r)
+		return r;
+	r = pt_nl_rescan(c->nl, argc ? addr : NULL);
+	if (r) {
+		snprintf(what, sizeof(what), "rescan%s%s", argc ? " " : "",
+			 argc ? addr : "");
+		return nl_error(c, what, r);
+	}
+	return 0;
+}
+
+int do_detach(struct ctx *c, int argc, char **argv)
+{
+	char addr[PCITOPO_ADDR_LEN], what[48];
+	int r;
+
+	if (want_help(c, "detach", argc, argv))
+		return 0;
+	if (argc != 1)
+		return usage_error(c, "'detach' takes one PORT\n"
+				   "Try 'topoctl detach help'.");
+	r = port_arg(c, argv[0], addr, sizeof(addr));
+	if (r)
+		return r;
+	r = open_nl(c);
+	if (r)
+		return r;
+	r = pt_nl_detach(c->nl, addr);
+	if (r) {
+		snprintf(what, sizeof(what), "detach %s", addr);
+		return nl_error(c, what, r);
+	}
+	return 0;
+}
+
+int do_refresh(struct ctx *c, int argc, char **argv)
+{
+	struct pt_summary s;
+	int r;
+
+	if (want_help(c, "refresh", argc, argv))
+		return 0;
+	if (argc > 0)
+		return usage_error(c, "unexpected argument '%s' to 'refresh'\n"
+				   "Try 'topoctl refresh help'.", argv[0]);
+	r = open_nl(c);
+	if (r)
+		return r;
+	r = pt_nl_refresh(c->nl, &s);
+	if (r)
+		return nl_error(c, "refresh", r);
+	if (c->json)
+		emit_json(c, json_summary(&s));
+	else if (s.generation)
+		fprintf(c->out, "refreshed: generation %llu, layout %s\n",
+			(unsigned long long)s.generation,
+			ptc_layout_name(s.layout));
+	return 0;
+}

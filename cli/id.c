@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * topoctl id: the extra vendor:device IDs the module treats as GPU, NIC or
+ * NVMe endpoints on top of the class-code rules.
+ */
+#include <string.h>
+
+#include "ptc.h"
+#include "topoctl.h"
+
+void print_ids(struct ctx *c, const struct pt_id *ids, int n)
+{
+	struct json_object *a, *o;
+	char buf[12];
+	int i;
+
+	if (c->json) {
+		a = json_object_new_array();
+		for (i = 0; i < n; i++) {
+			o = json_object_new_object();
+			snprintf(buf, sizeof(buf), "%04x", ids[i].vendor);
+			json_object_object_add(o, "vendor", json_object_new_string(buf));
+			snprintf(buf, sizeof(buf), "%04x", ids[i].device);
+			json_object_object_add(o, "device", json_object_new_string(buf));
+			json_object_object_add(o, "kind", json_object_new_string(
+				ptc_kind_name(ids[i].kind)));
+			json_object_array_add(a, o);
+		}
+		emit_json(c, a);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		fprintf(c->out, "%04x:%04x %s\n", ids[i].vendor, ids[i].device,
+			ptc_kind_name(ids[i].kind));
+}
+
+static int id_list(struct ctx *c, int argc, char **argv)
+{
+	struct pt_id *ids;
+	int n;
+
+	if (argc > 0)
+		return usage_error(c, "unexpected argument '%s' to 'id list'\n"
+				   "Try 'topoctl id help'.", argv[0]);
+	n = open_nl(c);
+	if (n)
+		return n;
+	n = pt_nl_dump_ids(c->nl, &ids);
+	if (n < 0)
+		return nl_error(c, "id list", n);
+	print_ids(c, ids, n);
+	free(ids);
+	return 0;
+}
+
+static int id_change(struct ctx *c, int argc, char **argv, bool add)
+{
+	unsigned int vendor, device;
+	char what[48];
+	int kind = PCITOPO_KIND_GPU, r;
+
+	if (argc < 1 || argc > (add ? 2 : 1))
+		return usage_error(c, "'id %s' takes VVVV:DDDD%s\n"
+				   "Try 'topoctl id help'.", add ? "add" : "del",
+				   add ? " [ gpu | nic | nvme ]" : "");
+	if (parse_id(argv[0], &vendor, &device))
+		return usage_error(c, "'%s' is not a VVVV:DDDD ID (hex)", argv[0]);
+	if (argc == 2) {
+		kind = parse_kind(argv[1]);
+		if (kind < 0)
+			return usage_error(c, "unknown kind '%s' (gpu, nic or nvme)",
+					   argv[1]);
+	}
+	r = open_nl(c);
+	if (r)
+		return r;
+	r = add ? pt_nl_add_id(c->nl, (uint16_t)vendor, (uint16_t)device,
+			       (uint8_t)kind) :
+		  pt_nl_del_id(c->nl, (uint16_t)vendor, (uint16_t)device);
+	if (r) {
+		snprintf(what, sizeof(what), "id %s %04x:%04x", add ? "add" : "del",
+			 vendor, device);
+		return nl_error(c, what, r);
+	}
+	return 0;
+}
+
+static int id_add(struct ctx *c, int argc, char **argv)
+{
+	return id_change(c, argc, argv, true);
+}
+
+static int id_del(struct ctx *c, int argc, char **argv)
+{
+	return id_change(c, argc, argv, false);
+}
+
+static const struct cmd id_cmds[] = {
+	{ "list", id_list, NULL },
+	{ "add", id_add, NULL },
+	{ "del", id_del, NULL },
+	{ NULL, NULL, NULL }
+};
+
+int do_id(struct ctx *c, int argc, char **argv)
+{
+	return dispatch(c, "id", id_cmds, argc, argv);
+}

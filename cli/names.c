@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * topoctl: device names. GPUs are GPU0..GPUn in PCI bus order (as
+ * `nvidia-smi topo -m` numbers them), NICs NIC0.., NVMe drives NVME0..;
+ * any device can also be named by its bus address, with or without domain.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "ptc.h"
+#include "topoctl.h"
+
+static const struct {
+	const char *prefix;
+	unsigned char kind;
+} kinds[] = {
+	{ "GPU", PCITOPO_KIND_GPU },
+	{ "NIC", PCITOPO_KIND_NIC },
+	{ "NVME", PCITOPO_KIND_NVME },
+};
+
+static bool named(const struct pt_device *d)
+{
+	return d->role == PCITOPO_ROLE_ENDPOINT &&
+	       (d->kind == PCITOPO_KIND_GPU || d->kind == PCITOPO_KIND_NIC ||
+		d->kind == PCITOPO_KIND_NVME);
+}
+
+int dev_index(const struct pt_topology *t, const struct pt_device *d)
+{
+	int n = 0;
+	size_t i;
+
+	if (!named(d))
+		return -1;
+	for (i = 0; i < t->n_devices; i++) {
+		if (&t->devices[i] == d || !strcmp(t->devices[i].addr, d->addr))
+			return n;
+		if (named(&t->devices[i]) && t->devices[i].kind == d->kind)
+			n++;
+	}
+	return -1;
+}
+
+void dev_name(const struct pt_topology *t, const struct pt_device *d,
+	      char *buf, size_t len)
+{
+	int idx = dev_index(t, d);
+	size_t k;
+
+	buf[0] = '\0';
+	if (idx < 0)
+		return;
+	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
+		if (kinds[k].kind == d->kind)
+			snprintf(buf, len, "%s%d", kinds[k].prefix, idx);
+}
+
+int canon_addr(const char *arg, char *buf, size_t len)
+{
+	u32 domain;
+	u8 bus, devfn;
+
+	if (ptc_addr_parse(arg, &domain, &bus, &devfn))
+		return -EINVAL;
+	ptc_addr_format(buf, len, domain, bus, devfn);
+	return 0;
+}
+
+int resolve_dev(const struct pt_topology *t, const char *arg,
+		const struct pt_device **out)
+{
+	char addr[PCITOPO_ADDR_LEN];
+	size_t k, i, plen;
+	const char *p;
+	char *end;
+	long idx;
+
+	*out = NULL;
+	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		plen = strlen(kinds[k].prefix);
+		if (strncasecmp(arg, kinds[k].prefix, plen))
+			continue;
+		p = arg + plen;
+		if (!isdigit((unsigned char)*p))
+			continue;
+		errno = 0;
+		idx = strtol(p, &end, 10);
+		if (*end || errno || idx > 4096)
+			return -EINVAL;
+		for (i = 0; i < t->n_devices; i++) {
+			const struct pt_device *d = &t->devices[i];
+
+			if (named(d) && d->kind == kinds[k].kind &&
+			    dev_index(t, d) == idx) {
+				*out = d;
+				return 0;
+			}
+		}
+		return -ENODEV;
+	}
+	if (canon_addr(arg, addr, sizeof(addr)))
+		return -EINVAL;
+	*out = pt_topology_find(t, addr);
+	return *out ? 0 : -ENODEV;
+}
+
+int parse_id(const char *s, unsigned int *vendor, unsigned int *device)
+{
+	size_t i;
+
+	/* exactly four hex digits, a colon, four hex digits */
+	if (strlen(s) != 9 || s[4] != ':')
+		return -EINVAL;
+	for (i = 0; i < 9; i++)
+		if (i != 4 && !isxdigit((unsigned char)s[i]))
+			return -EINVAL;
+	*vendor = (unsigned int)strtoul(s, NULL, 16);
+	*device = (unsigned int)strtoul(s + 5, NULL, 16);
+	return 0;
+}
+
+int parse_kind(const char *s)
+{
+	if (!strcasecmp(s, "gpu"))
+		return PCITOPO_KIND_GPU;
+	if (!strcasecmp(s, "nic"))
+		return PCITOPO_KIND_NIC;
+	if (!strcasecmp(s, "nvme"))
+		return PCITOPO_KIND_NVME;
+	return -EINVAL;
+}

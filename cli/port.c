@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * topoctl port: root ports, switch upstream and downstream ports (and other
+ * bridges) with their links. A downstream-facing port shows the link below
+ * it (both ends of a link report the same figures); an upstream port the
+ * link above it. "downtrained-width" is a fault (lanes lost: riser, seating);
+ * "speed-low" is often an idle GPU saving power.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "ptc.h"
+#include "topoctl.h"
+
+static bool is_port(const struct pt_device *d)
+{
+	return d->role == PCITOPO_ROLE_ROOT_PORT ||
+	       d->role == PCITOPO_ROLE_UPSTREAM ||
+	       d->role == PCITOPO_ROLE_DOWNSTREAM ||
+	       d->role == PCITOPO_ROLE_BRIDGE;
+}
+
+void port_link_view(const struct pt_topology *t, const struct pt_device *d,
+		    struct pt_device *out)
+{
+	static const int link_attrs[] = {
+		PCITOPO_A_DEV_LINK_SPEED, PCITOPO_A_DEV_LINK_WIDTH,
+		PCITOPO_A_DEV_LINK_MAX_SPEED, PCITOPO_A_DEV_LINK_MAX_WIDTH,
+		PCITOPO_A_DEV_LINK_BW, PCITOPO_A_DEV_LINK_MAX_BW,
+		PCITOPO_A_DEV_LINK_FLAGS,
+	};
+	const struct pt_device *h = link_holder(t, d);
+	size_t i;
+
+	*out = *d;
+	if (h == d)
+		return;
+	for (i = 0; i < sizeof(link_attrs) / sizeof(link_attrs[0]); i++)
+		out->present &= ~PT_BIT(link_attrs[i]);
+	out->link_speed = out->link_max_speed = 0;
+	out->link_width = out->link_max_width = 0;
+	out->link_bw = out->link_max_bw = 0;
+	out->link_flags = 0;
+	out->present |= PT_BIT(PCITOPO_A_DEV_LINK_FLAGS);	/* "no link" */
+	if (!h)
+		return;
+	for (i = 0; i < sizeof(link_attrs) / sizeof(link_attrs[0]); i++)
+		out->present |= h->present & PT_BIT(link_attrs[i]);
+	out->link_speed = h->link_speed;
+	out->link_width = h->link_width;
+	out->link_max_speed = h->link_max_speed;
+	out->link_max_width = h->link_max_width;
+	out->link_bw = h->link_bw;
+	out->link_max_bw = h->link_max_bw;
+	out->link_flags = h->link_flags;
+}
+
+int print_ports(struct ctx *c, const struct pt_topology *t,
+		const struct pt_device *only)
+{
+	char link[32], max[32], bw[24], mbw[24], flags[128];
+	struct json_object *a = NULL;
+	struct pt_device v;
+	size_t i;
+
+	if (only) {
+		print_detail(c, t, only, true);
+		return 0;
+	}
+	if (c->json)
+		a = json_object_new_array();
+	else
+		fprintf(c->out, "%-13s %-10s %-13s %-12s %-12s %-10s %-10s %s\n",
+			"PORT", "ROLE", "SWITCH", "LINK", "MAX", "BW", "MAX-BW",
+			"FLAGS");
+	for (i = 0; i < t->n_devices; i++) {
+		if (!is_port(&t->devices[i]))
+			continue;
+		port_link_view(t, &t->devices[i], &v);
+		if (a) {
+			json_object_array_add(a, json_device(t, &v));
+			continue;
+		}
+		if (dev_has_link(&v)) {
+			fmt_link(link, sizeof(link), v.link_speed, v.link_width);
+			fmt_link(max, sizeof(max), v.link_max_speed,
+				 v.link_max_width);
+		} else {
+			strcpy(link, "-");
+			strcpy(max, "-");
+		}
+		fmt_bw(bw, sizeof(bw), dev_has_link(&v) ? v.link_bw : 0);
+		fmt_bw(mbw, sizeof(mbw), dev_has_link(&v) ? v.link_max_bw : 0);
+		fmt_dev_flags(flags, sizeof(flags), &v);
+		fprintf(c->out, "%-13s %-10s %-13s %-12s %-12s %-10s %-10s %s\n",
+			v.addr, ptc_role_name(v.role), v.sw[0] ? v.sw : "-",
+			link, max, bw, mbw, flags);
+	}
+	if (a)
+		emit_json(c, a);
+	return 0;
+}
+
+static int port_list(struct ctx *c, int argc, char **argv)
+{
+	struct pt_topology t = { 0 };
+	int r;
+
+	if (argc > 0)
+		return usage_error(c, "unexpected argument '%s' to 'port list'\n"
+				   "Try 'topoctl port help'.", argv[0]);
+	r = load_topology(c, &t);
+	if (!r)
+		r = print_ports(c, &t, NULL);
+	pt_topology_free(&t);
+	return r;
+}
+
+static int port_show(struct ctx *c, int argc, char **argv)
+{
+	const struct pt_device *d;
+	struct pt_topology t = { 0 };
+	int r;
+
+	if (argc != 1)
+		return usage_error(c, "'port show' takes one PORT\n"
+				   "Try 'topoctl port help'.");
+	r = load_topology(c, &t);
+	if (r)
+		return r;
+	r = resolve_dev(&t, argv[0], &d);
+	if (r || !is_port(d)) {
+		fprintf(c->err, "topoctl: %s: %s\n", argv[0],
+			r == -EINVAL ? "not a port address" :
+			r ? "no such port" : "not a port");
+		r = 1;
+	} else {
+		r = print_ports(c, &t, d);
+	}
+	pt_topology_free(&t);
+	return r;
+}
+
+static const struct cmd port_cmds[] = {
+	{ "list", port_list, NULL },
+	{ "show", port_show, NULL },
+	{ NULL, NULL, NULL }
+};
+
+int do_port(struct ctx *c, int argc, char **argv)
+{
+	return dispatch(c, "port", port_cmds, argc, argv);
+}

@@ -1,0 +1,515 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * topoctl's printers and name parsers on synthetic topologies of the three
+ * layouts (synth.c): golden text files (tests/golden/, regenerate with
+ * UPDATE_GOLDEN=1 after checking the diff), JSON that json-c parses back with
+ * the expected content, and the device name grammar.
+ *
+ *   test_cli_print              run the tests (TAP), from cli/
+ *   test_cli_print emit LAYOUT OBJECT [-j]
+ *                               print one printer's output (for jq checks)
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ptc.h"
+#include "synth.h"
+#include "tap.h"
+#include "topoctl.h"
+
+#define GOLDEN	"tests/golden/"
+#define SYSFS	"tests/sysfs"
+
+typedef int (*printer)(struct ctx *c, const struct pt_topology *t);
+
+static const struct pt_device *by(const struct pt_topology *t, const char *n)
+{
+	const struct pt_device *d = NULL;
+
+	return resolve_dev(t, n, &d) ? NULL : d;
+}
+
+static int p_show(struct ctx *c, const struct pt_topology *t)
+{
+	return print_show(c, t);
+}
+
+static int p_topo(struct ctx *c, const struct pt_topology *t)
+{
+	return print_topo(c, t);
+}
+
+static int p_port(struct ctx *c, const struct pt_topology *t)
+{
+	return print_ports(c, t, NULL);
+}
+
+static int p_dev(struct ctx *c, const struct pt_topology *t)
+{
+	return print_devs(c, t, NULL);
+}
+
+static int p_devshow(struct ctx *c, const struct pt_topology *t)
+{
+	return print_devs(c, t, by(t, "GPU6"));
+}
+
+static int p_portshow(struct ctx *c, const struct pt_topology *t)
+{
+	return print_ports(c, t, pt_topology_find(t, "0000:22:01.0"));
+}
+
+static int p_path(struct ctx *c, const struct pt_topology *t)
+{
+	const struct pt_path *p = pt_topology_find_path(t, by(t, "GPU1")->addr,
+							by(t, "GPU6")->addr);
+
+	return print_path(c, t, p);
+}
+
+static int p_path_pix(struct ctx *c, const struct pt_topology *t)
+{
+	const struct pt_path *p = pt_topology_find_path(t, by(t, "GPU0")->addr,
+							by(t, "GPU1")->addr);
+
+	return print_path(c, t, p);
+}
+
+static int p_export_json(struct ctx *c, const struct pt_topology *t)
+{
+	return print_export(c, t, export_format("json"));
+}
+
+static int p_export_nccl(struct ctx *c, const struct pt_topology *t)
+{
+	return print_export(c, t, export_format("nccl"));
+}
+
+static int p_export_dot(struct ctx *c, const struct pt_topology *t)
+{
+	return print_export(c, t, export_format("dot"));
+}
+
+static const struct {
+	const char *name;
+	printer fn;
+} exports[] = {
+	{ "export-json", p_export_json },
+	{ "export-nccl", p_export_nccl },
+	{ "export-dot", p_export_dot },
+};
+
+static const struct {
+	const char *name;
+	printer fn;
+} printers[] = {
+	{ "show", p_show },
+	{ "topo", p_topo },
+	{ "port", p_port },
+	{ "dev", p_dev },
+	{ "dev-show", p_devshow },
+	{ "port-show", p_portshow },
+	{ "path", p_path },
+	{ "path-pix", p_path_pix },
+};
+#define N_PRINTERS (sizeof(printers) / sizeof(printers[0]))
+
+/* Run a printer into a malloc()ed string. */
+static char *capture(printer fn, const struct pt_topology *t, bool json)
+{
+	struct ctx c = { .json = json, .err = stderr, .sysfs = SYSFS };
+	char *buf = NULL;
+	size_t len = 0;
+
+	c.out = open_memstream(&buf, &len);
+	if (!c.out)
+		abort();
+	fn(&c, t);
+	fclose(c.out);
+	return buf;
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	char *buf;
+	long n;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = calloc(1, (size_t)n + 1);
+	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+/* Compare with the golden file; print the first differing line. */
+static void golden(const char *name, const char *got)
+{
+	char path[256];
+	char *exp;
+	int line = 1;
+	size_t i;
+
+	snprintf(path, sizeof(path), GOLDEN "%s", name);
+	if (getenv("UPDATE_GOLDEN")) {
+		FILE *f = fopen(path, "we");
+
+		if (f) {
+			fputs(got, f);
+			fclose(f);
+		}
+	}
+	exp = slurp(path);
+	if (!exp) {
+		ok(0, "golden %s (missing; UPDATE_GOLDEN=1 writes it)", name);
+		return;
+	}
+	for (i = 0; exp[i] && exp[i] == got[i]; i++)
+		if (exp[i] == '\n')
+			line++;
+	if (!ok(!exp[i] && !got[i], "golden %s", name))
+		printf("# first difference at line %d\n", line);
+	free(exp);
+}
+
+static struct json_object *parse_json(const char *s)
+{
+	enum json_tokener_error e;
+	struct json_object *o = json_tokener_parse_verbose(s, &e);
+
+	return e == json_tokener_success ? o : NULL;
+}
+
+static const char *jstr(struct json_object *o, const char *path)
+{
+	char buf[128], *tok, *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (tok = strtok_r(buf, ".", &save); tok && o;
+	     tok = strtok_r(NULL, ".", &save)) {
+		if (json_object_is_type(o, json_type_array))
+			o = json_object_array_get_idx(o, (size_t)atoi(tok));
+		else if (!json_object_object_get_ex(o, tok, &o))
+			o = NULL;
+	}
+	return o ? json_object_get_string(o) : NULL;
+}
+
+static void test_layout(enum synth_layout l)
+{
+	const char *ln = synth_layout_names[l];
+	struct pt_topology t;
+	struct json_object *o;
+	char name[64];
+	size_t i;
+	char *s;
+
+	if (!ok(!synth_build(&t, l), "%s: synthetic topology built", ln))
+		return;
+	for (i = 0; i < N_PRINTERS; i++) {
+		/* per-device views only for balance, whose names they use */
+		if (l != SY_BALANCE && strcmp(printers[i].name, "topo") &&
+		    strcmp(printers[i].name, "show"))
+			continue;
+		s = capture(printers[i].fn, &t, false);
+		snprintf(name, sizeof(name), "%s-%s.txt", printers[i].name, ln);
+		golden(name, s);
+		free(s);
+		s = capture(printers[i].fn, &t, true);
+		o = parse_json(s);
+		ok(o != NULL, "%s: %s -j is valid JSON", ln, printers[i].name);
+		json_object_put(o);
+		free(s);
+	}
+	for (i = 0; i < sizeof(exports) / sizeof(exports[0]); i++) {
+		s = capture(exports[i].fn, &t, false);
+		snprintf(name, sizeof(name), "%s-%s.txt", exports[i].name, ln);
+		golden(name, s);
+		if (i == 0) {
+			o = parse_json(s);
+			ok(o && jstr(o, "paths.0.class") &&
+			   json_object_array_length(json_object_object_get(o, "devices")) ==
+			   t.n_devices, "%s: export json parses, has every device", ln);
+			json_object_put(o);
+		}
+		free(s);
+	}
+
+	/* core/ (as the module and derive.c use it) classes every pair the
+	 * way the synthetic model does */
+	{
+		struct ptc_topo pt;
+		struct pt_path dp;
+		size_t bad = 0;
+		int r = derive_open(&t, &pt);
+
+		for (i = 0; !r && i < t.n_paths; i++) {
+			const struct pt_path *p = &t.paths[i];
+
+			if (derive_path(&pt, &t, pt_topology_find(&t, p->a),
+					pt_topology_find(&t, p->b), &dp) ||
+			    dp.path_class != p->path_class ||
+			    dp.flags != p->flags ||
+			    strcmp(dp.common, p->common) ||
+			    dp.bottleneck_bw != p->bottleneck_bw) {
+				if (!bad++)
+					printf("# %s -> %s: core %s flags %x common '%s' bw %u, synth %s flags %x common '%s' bw %u\n",
+					       p->a, p->b, ptc_class_name(dp.path_class),
+					       dp.flags, dp.common, dp.bottleneck_bw,
+					       ptc_class_name(p->path_class), p->flags,
+					       p->common, p->bottleneck_bw);
+			}
+		}
+		ok(!r && !bad, "%s: core's ptc_path agrees on all %zu paths (%zu differ)",
+		   ln, t.n_paths, bad);
+		derive_close(&pt);
+	}
+
+	/* JSON content of the matrix agrees with the text */
+	s = capture(p_topo, &t, true);
+	o = parse_json(s);
+	if (l == SY_BALANCE) {
+		const char *g0g1 = jstr(o, "devices.0.paths.GPU1.class");
+		const char *g0g4 = jstr(o, "devices.0.paths.GPU4.class");
+		const char *nic1 = jstr(o, "devices.9.name");
+		const char *unk = jstr(o, "devices.9.paths.GPU0.flags.0");
+
+		ok(g0g1 && !strcmp(g0g1, "PIX"), "balance: JSON GPU0-GPU1 is PIX");
+		ok(g0g4 && !strcmp(g0g4, "SYS"), "balance: JSON GPU0-GPU4 is SYS");
+		ok(nic1 && !strcmp(nic1, "NIC1"), "balance: JSON row 9 is NIC1");
+		ok(unk && !strcmp(unk, "numa-unknown"),
+		   "balance: JSON NIC1-GPU0 flagged numa-unknown");
+		ok(jstr(o, "devices.9.numa_affinity") == NULL,
+		   "balance: JSON NIC1 numa_affinity is null");
+		ok(jstr(o, "devices.0.cpu_affinity") &&
+		   !strcmp(jstr(o, "devices.0.cpu_affinity"), "0-31,64-95"),
+		   "balance: JSON GPU0 cpu_affinity from sysfs cpulist");
+	} else if (l == SY_CASCADE) {
+		const char *a = jstr(o, "devices.0.paths.GPU4.class");
+		const char *r = jstr(o, "devices.7.paths.GPU4.flags.0");
+
+		ok(a && !strcmp(a, "PXB"), "cascade: JSON GPU0-GPU4 is PXB");
+		ok(r && !strcmp(r, "acs-redirect"),
+		   "cascade: JSON GPU7-GPU4 flagged acs-redirect");
+	} else {
+		const char *a = jstr(o, "devices.0.paths.GPU4.class");
+
+		ok(a && !strcmp(a, "PHB"), "common: JSON GPU0-GPU4 is PHB");
+	}
+	json_object_put(o);
+	free(s);
+	pt_topology_free(&t);
+}
+
+static void test_names(void)
+{
+	static const struct {
+		const char *arg;
+		int err;
+		const char *addr;
+	} cases[] = {
+		{ "GPU0", 0, "0000:23:00.0" },
+		{ "gpu3", 0, "0000:26:00.0" },
+		{ "Gpu4", 0, "0000:83:00.0" },
+		{ "GPU7", 0, "0000:86:00.0" },
+		{ "NIC0", 0, "0000:27:00.0" },
+		{ "nic1", 0, "0000:87:00.0" },
+		{ "0000:85:00.0", 0, "0000:85:00.0" },
+		{ "85:00.0", 0, "0000:85:00.0" },
+		{ "0000:22:01.0", 0, "0000:22:01.0" },
+		{ "GPU8", -ENODEV, NULL },
+		{ "NIC2", -ENODEV, NULL },
+		{ "NVME0", -ENODEV, NULL },
+		{ "0000:99:00.0", -ENODEV, NULL },
+		{ "1:85:00.0", -ENODEV, NULL },
+		{ "GPU", -EINVAL, NULL },
+		{ "GPU-1", -EINVAL, NULL },
+		{ "GPU1x", -EINVAL, NULL },
+		{ "GPU99999999999", -EINVAL, NULL },
+		{ "foo", -EINVAL, NULL },
+		{ "", -EINVAL, NULL },
+		{ "85:00", -EINVAL, NULL },
+		{ "0000:85:00.8", -EINVAL, NULL },
+		{ " 85:00.0", -EINVAL, NULL },
+	};
+	const struct pt_device *d;
+	struct pt_topology t, u;
+	size_t i;
+	int r;
+
+	if (synth_build(&t, SY_BALANCE))
+		return;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		r = resolve_dev(&t, cases[i].arg, &d);
+		ok(r == cases[i].err &&
+		   (!cases[i].addr || (d && !strcmp(d->addr, cases[i].addr))),
+		   "resolve_dev(\"%s\") = %d%s%s", cases[i].arg, cases[i].err,
+		   cases[i].addr ? " " : "", cases[i].addr ? cases[i].addr : "");
+	}
+	/* GPU numbering follows bus order, not the order the kernel dumped */
+	u = t;
+	u.devices = malloc(t.n_devices * sizeof(*t.devices));
+	for (i = 0; i < t.n_devices; i++)
+		u.devices[i] = t.devices[t.n_devices - 1 - i];
+	u.paths = NULL;
+	u.n_paths = 0;
+	pt_topology_sort(&u);
+	r = resolve_dev(&u, "GPU5", &d);
+	ok(!r && !strcmp(d->addr, "0000:84:00.0"),
+	   "GPU5 is the sixth GPU in bus order after sorting a reversed dump");
+	free(u.devices);
+	pt_topology_free(&t);
+
+	{
+		unsigned int v = 0, dv = 0;
+
+		ok(!parse_id("10de:2330", &v, &dv) && v == 0x10de && dv == 0x2330,
+		   "parse_id 10de:2330");
+		ok(!parse_id("1AF4:1050", &v, &dv) && v == 0x1af4 && dv == 0x1050,
+		   "parse_id upper case");
+		ok(parse_id("10de", &v, &dv) == -EINVAL, "parse_id rejects 10de");
+		ok(parse_id("10de:233", &v, &dv) == -EINVAL,
+		   "parse_id rejects 3 device digits");
+		ok(parse_id("0x10:2330", &v, &dv) == -EINVAL, "parse_id rejects 0x");
+		ok(parse_id("10de:2330x", &v, &dv) == -EINVAL,
+		   "parse_id rejects trailing text");
+	}
+	ok(parse_kind("gpu") == PCITOPO_KIND_GPU && parse_kind("NIC") ==
+	   PCITOPO_KIND_NIC && parse_kind("nvme") == PCITOPO_KIND_NVME &&
+	   parse_kind("port") == -EINVAL, "parse_kind gpu/nic/nvme only");
+}
+
+static int nop(struct ctx *c, int argc, char **argv)
+{
+	(void)c; (void)argc; (void)argv;
+	return 0;
+}
+
+static void test_match(void)
+{
+	static const struct cmd t[] = {
+		{ "list", nop, NULL }, { "show", nop, NULL },
+		{ "dev", nop, NULL }, { "detach", nop, NULL },
+		{ "de", nop, NULL }, { NULL, NULL, NULL },
+	};
+
+	ok(match_cmd(t, "l") == 0 && match_cmd(t, "sh") == 1,
+	   "match_cmd: unique prefixes");
+	ok(match_cmd(t, "dev") == 2 && match_cmd(t, "de") == 4,
+	   "match_cmd: an exact name wins over longer names");
+	ok(match_cmd(t, "d") == -2, "match_cmd: 'd' is ambiguous");
+	ok(match_cmd(t, "x") == -1 && match_cmd(t, "") == -1 &&
+	   match_cmd(t, "listx") == -1, "match_cmd: unknown words");
+}
+
+static void test_fmt(void)
+{
+	char b[64];
+
+	fmt_speed(b, sizeof(b), 2500);
+	ok(!strcmp(b, "2.5GT/s"), "fmt_speed 2500 -> 2.5GT/s");
+	fmt_speed(b, sizeof(b), 64000);
+	ok(!strcmp(b, "64GT/s"), "fmt_speed 64000 -> 64GT/s");
+	fmt_bw(b, sizeof(b), 63015);
+	ok(!strcmp(b, "63.0 GB/s"), "fmt_bw 63015 -> 63.0 GB/s");
+	fmt_path_flags(b, sizeof(b), PCITOPO_PATH_F_ACS_REDIRECT |
+		       PCITOPO_PATH_F_WIDTH_DOWN);
+	ok(!strcmp(b, "acs-redirect,downtrained-width"), "fmt_path_flags");
+}
+
+static void test_events(void)
+{
+	struct pt_topology t;
+	struct pt_event ev = { 0 };
+	struct ctx c = { .err = stderr, .sysfs = SYSFS };
+	struct json_object *o;
+	char *buf = NULL;
+	size_t len = 0;
+
+	if (synth_build(&t, SY_BALANCE))
+		return;
+	ev.type = PCITOPO_CMD_LINK_CHANGE_NTF;
+	ev.generation = 9;
+	ev.device = *by(&t, "GPU1");
+	c.out = open_memstream(&buf, &len);
+	print_event(&c, &ev);
+	fclose(c.out);
+	ok(!strcmp(buf, "[9] link-change 0000:24:00.0 endpoint gpu link 2.5GT/s x16 max 32GT/s x16 flags speed-low\n"),
+	   "monitor text: link-change line");
+	free(buf);
+
+	ev.type = PCITOPO_CMD_LAYOUT_CHANGE_NTF;
+	ev.summary = t.summary;
+	c.json = true;
+	buf = NULL;
+	c.out = open_memstream(&buf, &len);
+	print_event(&c, &ev);
+	ev.type = PCITOPO_CMD_DEVICE_DEL_NTF;
+	print_event(&c, &ev);
+	fclose(c.out);
+	{
+		int lines = 0;
+		char *q;
+
+		for (q = buf; *q; q++)
+			lines += *q == '\n';
+		ok(lines == 2, "monitor -j: one line per event (2 events, %d lines)",
+		   lines);
+	}
+	*strchr(buf, '\n') = '\0';
+	o = parse_json(buf);
+	ok(o && jstr(o, "event") && !strcmp(jstr(o, "event"), "layout-change") &&
+	   jstr(o, "summary.layout") && !strcmp(jstr(o, "summary.layout"), "balance"),
+	   "monitor -j: layout-change object");
+	json_object_put(o);
+	free(buf);
+	pt_topology_free(&t);
+}
+
+static int emit(int argc, char **argv)
+{
+	struct pt_topology t;
+	struct ctx c = { .out = stdout, .err = stderr, .sysfs = SYSFS };
+	size_t i;
+	int l;
+
+	if (argc < 4)
+		return 2;
+	for (l = 0; l < SY_COUNT; l++)
+		if (!strcmp(argv[2], synth_layout_names[l]))
+			break;
+	if (l == SY_COUNT || synth_build(&t, (enum synth_layout)l))
+		return 2;
+	c.json = argc > 4 && !strcmp(argv[4], "-j");
+	for (i = 0; i < N_PRINTERS; i++)
+		if (!strcmp(printers[i].name, argv[3]))
+			printers[i].fn(&c, &t);
+	for (i = 0; i < sizeof(exports) / sizeof(exports[0]); i++)
+		if (!strcmp(exports[i].name, argv[3]))
+			exports[i].fn(&c, &t);
+	pt_topology_free(&t);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int l;
+
+	if (argc > 1 && !strcmp(argv[1], "emit"))
+		return emit(argc, argv);
+	for (l = 0; l < SY_COUNT; l++)
+		test_layout((enum synth_layout)l);
+	test_names();
+	test_match();
+	test_fmt();
+	test_events();
+	return tap_done();
+}

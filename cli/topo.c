@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * topoctl topo: the matrix of `nvidia-smi topo -m`, from the module's paths.
+ *
+ * Rows and columns: the GPUs, then the NICs, each in PCI bus order (GPU0..,
+ * NIC0..). Cells hold the path class the module computed; the module gives
+ * paths with a GPU on at least one side; NIC-to-NIC cells are derived here
+ * from the module's device table by core/ (derive.c), the code the module
+ * runs for its own paths, and are "-" only if that fails. A class followed by '*' has ACS P2P
+ * redirect on its path (P2P goes up to the root complex); followed by '?' it
+ * has a NUMA node unknown on either side (NODE versus SYS is a guess).
+ * NVLink is not known to pcitopo: there are no NV# cells.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ptc.h"
+#include "topoctl.h"
+
+#define MARK_ACS	1U
+#define MARK_NUMA	2U
+#define MARK_NONE	4U
+
+struct ends {
+	const struct pt_device **d;
+	size_t n;
+	struct ptc_topo pt;	/* for derived paths; nodes NULL if unusable */
+};
+
+static int collect(const struct pt_topology *t, struct ends *e)
+{
+	static const unsigned char order[] = { PCITOPO_KIND_GPU, PCITOPO_KIND_NIC };
+	size_t k, i;
+
+	e->n = 0;
+	(void)derive_open(t, &e->pt);
+	e->d = calloc(t->n_devices ? t->n_devices : 1, sizeof(*e->d));
+	if (!e->d)
+		return -1;
+	for (k = 0; k < sizeof(order); k++)
+		for (i = 0; i < t->n_devices; i++)
+			if (t->devices[i].role == PCITOPO_ROLE_ENDPOINT &&
+			    t->devices[i].kind == order[k])
+				e->d[e->n++] = &t->devices[i];
+	return 0;
+}
+
+/* The module's path between a and b, else one derived into *tmp. */
+static const struct pt_path *find(const struct pt_topology *t,
+				  const struct ends *e,
+				  const struct pt_device *a,
+				  const struct pt_device *b, struct pt_path *tmp)
+{
+	const struct pt_path *p = pt_topology_find_path(t, a->addr, b->addr);
+
+	if (!p)
+		p = pt_topology_find_path(t, b->addr, a->addr);
+	if (!p && !derive_path(&e->pt, t, a, b, tmp))
+		p = tmp;
+	return p;
+}
+
+/* The text of one cell; *marks collects the markers used. */
+static void cell(const struct pt_topology *t, const struct ends *e,
+		 const struct pt_device *a, const struct pt_device *b,
+		 char *buf, size_t len, unsigned int *marks)
+{
+	const struct pt_path *p;
+	struct pt_path tmp;
+
+	if (a == b) {
+		snprintf(buf, len, " X ");
+		return;
+	}
+	p = find(t, e, a, b, &tmp);
+	if (!p) {
+		snprintf(buf, len, "-");
+		*marks |= MARK_NONE;
+		return;
+	}
+	snprintf(buf, len, "%s%s%s", ptc_class_name(p->path_class),
+		 p->flags & PCITOPO_PATH_F_ACS_REDIRECT ? "*" : "",
+		 p->flags & PCITOPO_PATH_F_NUMA_UNKNOWN ? "?" : "");
+	if (p->flags & PCITOPO_PATH_F_ACS_REDIRECT)
+		*marks |= MARK_ACS;
+	if (p->flags & PCITOPO_PATH_F_NUMA_UNKNOWN)
+		*marks |= MARK_NUMA;
+}
+
+static void legend(struct ctx *c, const struct pt_topology *t,
+		   const struct ends *e, unsigned int marks)
+{
+	size_t i;
+	int nics = 0;
+
+	fputs("\nLegend:\n\n"
+	      "  X    = Self\n"
+	      "  SYS  = Connection traversing PCIe as well as the SMP interconnect between NUMA nodes (e.g., QPI/UPI)\n"
+	      "  NODE = Connection traversing PCIe as well as the interconnect between PCIe Host Bridges within a NUMA node\n"
+	      "  PHB  = Connection traversing PCIe as well as a PCIe Host Bridge (typically the CPU)\n"
+	      "  PXB  = Connection traversing multiple PCIe bridges (without traversing the PCIe Host Bridge)\n"
+	      "  PIX  = Connection traversing at most a single PCIe bridge\n",
+	      c->out);
+	if (marks & MARK_ACS)
+		fputs("  *    = ACS redirects P2P on this path up to the root complex (P2P is slow or unsafe)\n",
+		      c->out);
+	if (marks & MARK_NUMA)
+		fputs("  ?    = A NUMA node is unknown on either side: NODE or SYS is a guess\n",
+		      c->out);
+	if (marks & MARK_NONE)
+		fputs("  -    = No path known\n",
+		      c->out);
+	for (i = 0; i < e->n; i++) {
+		char name[16];
+
+		if (e->d[i]->kind != PCITOPO_KIND_NIC)
+			continue;
+		if (!nics++)
+			fputs("\nNIC Legend:\n\n", c->out);
+		dev_name(t, e->d[i], name, sizeof(name));
+		fprintf(c->out, "  %s: %s\n", name, e->d[i]->addr);
+	}
+}
+
+static void print_text(struct ctx *c, const struct pt_topology *t,
+		       const struct ends *e)
+{
+	unsigned int marks = 0;
+	char name[16], buf[32], cpus[256];
+	size_t i, j;
+
+	for (i = 0; i < e->n; i++) {
+		dev_name(t, e->d[i], name, sizeof(name));
+		fprintf(c->out, "\t%s", name);
+	}
+	fputs("\tCPU Affinity\tNUMA Affinity\n", c->out);
+	for (i = 0; i < e->n; i++) {
+		dev_name(t, e->d[i], name, sizeof(name));
+		fputs(name, c->out);
+		for (j = 0; j < e->n; j++) {
+			cell(t, e, e->d[i], e->d[j], buf, sizeof(buf), &marks);
+			fprintf(c->out, "\t%s", buf);
+		}
+		numa_cpulist(c, e->d[i]->numa_node, cpus, sizeof(cpus));
+		if (e->d[i]->numa_node >= 0)
+			fprintf(c->out, "\t%s\t%d\n", cpus, e->d[i]->numa_node);
+		else
+			fprintf(c->out, "\t%s\tN/A\n", cpus);
+	}
+	legend(c, t, e, marks);
+}
+
+static void print_json(struct ctx *c, const struct pt_topology *t,
+		       const struct ends *e)
+{
+	struct json_object *o = json_object_new_object(), *rows, *row, *cells;
+	char name[16], other[16], cpus[256];
+	size_t i, j;
+
+	json_object_object_add(o, "generation",
+			       json_object_new_int64((int64_t)t->generation));
+	rows = json_object_new_array();
+	for (i = 0; i < e->n; i++) {
+		row = json_object_new_object();
+		dev_name(t, e->d[i], name, sizeof(name));
+		json_object_object_add(row, "name", json_object_new_string(name));
+		json_object_object_add(row, "addr",
+				       json_object_new_string(e->d[i]->addr));
+		numa_cpulist(c, e->d[i]->numa_node, cpus, sizeof(cpus));
+		json_object_object_add(row, "cpu_affinity",
+				       strcmp(cpus, "N/A") ?
+				       json_object_new_string(cpus) : NULL);
+		json_object_object_add(row, "numa_affinity",
+				       e->d[i]->numa_node >= 0 ?
+				       json_object_new_int(e->d[i]->numa_node) :
+				       NULL);
+		cells = json_object_new_object();
+		for (j = 0; j < e->n; j++) {
+			struct pt_path tmp;
+			const struct pt_path *p = i == j ? NULL :
+				find(t, e, e->d[i], e->d[j], &tmp);
+			struct json_object *v = json_object_new_object();
+
+			dev_name(t, e->d[j], other, sizeof(other));
+			json_object_object_add(v, "class", i == j ?
+				json_object_new_string("X") : p ?
+				json_object_new_string(ptc_class_name(p->path_class)) :
+				NULL);
+			json_object_object_add(v, "flags",
+					       json_path_flags(p ? p->flags : 0));
+			if (p == &tmp)
+				json_object_object_add(v, "derived",
+						json_object_new_boolean(1));
+			json_object_object_add(cells, other, v);
+		}
+		json_object_object_add(row, "paths", cells);
+		json_object_array_add(rows, row);
+	}
+	json_object_object_add(o, "devices", rows);
+	emit_json(c, o);
+}
+
+int print_topo(struct ctx *c, const struct pt_topology *t)
+{
+	struct ends e;
+
+	if (collect(t, &e)) {
+		derive_close(&e.pt);
+		fputs("topoctl: out of memory\n", c->err);
+		return 1;
+	}
+	if (c->json)
+		print_json(c, t, &e);
+	else
+		print_text(c, t, &e);
+	free(e.d);
+	derive_close(&e.pt);
+	return 0;
+}
+
+int do_topo(struct ctx *c, int argc, char **argv)
+{
+	struct pt_topology t = { 0 };
+	int i, r;
+
+	for (i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "help")) {
+			print_object_help(c, "topo", NULL);
+			return 0;
+		}
+		if (strcmp(argv[i], "-m") && strcmp(argv[i], "matrix"))
+			return usage_error(c, "unexpected argument '%s' to 'topo'\n"
+					   "Try 'topoctl topo help'.", argv[i]);
+	}
+	r = load_topology(c, &t);
+	if (r)
+		return r;
+	r = print_topo(c, &t);
+	pt_topology_free(&t);
+	return r;
+}

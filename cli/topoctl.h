@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * topoctl: shared declarations. Each object lives in its own file (show.c,
+ * topo.c, port.c, dev.c, path.c, monitor.c, id.c, admin.c); main.c parses the
+ * options and dispatches through one table; names.c turns "GPU3", "NIC0" or a
+ * bus address into a device; fmt.c formats figures for text and JSON.
+ *
+ * Printers take the model (lib/model.h) and write to ctx->out, so that the
+ * unit tests run them on synthetic topologies.
+ */
+#ifndef PCITOPO_CLI_TOPOCTL_H
+#define PCITOPO_CLI_TOPOCTL_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <json-c/json.h>
+
+#include "model.h"
+#include "nl.h"
+
+#define TOPOCTL_VERSION	"0.1"
+
+/* Exit codes: 0 ok, 1 runtime error, 2 usage error. */
+#define EXIT_USAGE	2
+
+struct ctx {
+	bool json;
+	bool pretty;
+	FILE *out;
+	FILE *err;
+	const char *sysfs;	/* "/sys", or $TOPOCTL_SYSFS (tests) */
+	struct pt_nl *nl;
+};
+
+struct cmd {
+	const char *name;
+	int (*fn)(struct ctx *c, int argc, char **argv);
+	const char *help;	/* usage lines, "\n"-separated */
+};
+
+/* cli.c */
+void usage(FILE *f);
+/* Match argv word against a table of names by exact name or unique prefix;
+ * returns the index, -1 unknown, -2 ambiguous. */
+int match_cmd(const struct cmd *cmds, const char *word);
+int dispatch(struct ctx *c, const char *object, const struct cmd *cmds,
+	     int argc, char **argv);
+int usage_error(struct ctx *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int nl_error(struct ctx *c, const char *what, int err);
+int open_nl(struct ctx *c);
+int load_topology(struct ctx *c, struct pt_topology *t);
+void emit_json(struct ctx *c, struct json_object *o);	/* consumes o */
+void print_object_help(struct ctx *c, const char *object,
+		       const struct cmd *cmds);
+
+/* names.c */
+/* Index of an endpoint among the endpoints of its kind in bus order, or -1
+ * (t must be sorted). Kinds with names: GPU, NIC, NVME. */
+int dev_index(const struct pt_topology *t, const struct pt_device *d);
+/* "GPU3", "NIC0", "NVME1", or "" for devices without an index. */
+void dev_name(const struct pt_topology *t, const struct pt_device *d,
+	      char *buf, size_t len);
+/* "GPU3"/"gpu3", "NIC0", "NVME0", "DDDD:BB:DD.F" or "BB:DD.F". -EINVAL: not
+ * a device name; -ENODEV: no such device in t. */
+int resolve_dev(const struct pt_topology *t, const char *arg,
+		const struct pt_device **out);
+/* Canonical address "DDDD:BB:DD.F" of a bus address; -EINVAL otherwise. */
+int canon_addr(const char *arg, char *buf, size_t len);
+/* "VVVV:DDDD" hex; -EINVAL otherwise. */
+int parse_id(const char *s, unsigned int *vendor, unsigned int *device);
+/* "gpu", "nic", "nvme" -> enum pcitopo_kind; -EINVAL otherwise. */
+int parse_kind(const char *s);
+
+/* fmt.c */
+void fmt_speed(char *buf, size_t len, unsigned int mts);
+/* "32GT/s x16", "-" when the device has no upstream link. */
+void fmt_link(char *buf, size_t len, unsigned int mts, unsigned int width);
+void fmt_bw(char *buf, size_t len, unsigned int mbs);	/* "31.5 GB/s" */
+bool dev_has_link(const struct pt_device *d);
+/* Link flags as words: "speed-low", "downtrained-width", "link-down";
+ * and device flags: "acs-redirect", "hotplug". Joined by ','; "-" if none. */
+void fmt_dev_flags(char *buf, size_t len, const struct pt_device *d);
+void fmt_path_flags(char *buf, size_t len, unsigned int flags);
+struct json_object *json_dev_flags(const struct pt_device *d);
+struct json_object *json_path_flags(unsigned int flags);
+struct json_object *json_link(const struct pt_device *d);
+struct json_object *json_device(const struct pt_topology *t,
+				const struct pt_device *d);
+struct json_object *json_path(const struct pt_topology *t,
+			      const struct pt_path *p);
+struct json_object *json_summary(const struct pt_summary *s);
+/* CPUs of NUMA node n from SYSFS/devices/system/node/nodeN/cpulist; "N/A"
+ * for n < 0 or when unreadable. */
+void numa_cpulist(const struct ctx *c, int node, char *buf, size_t len);
+/* The device carrying the link of a port: itself for an upstream-facing
+ * device, its only child for a downstream-facing one (NULL if none). */
+const struct pt_device *link_holder(const struct pt_topology *t,
+				    const struct pt_device *d);
+
+/* A copy of port d carrying the figures of its link (from link_holder()):
+ * what `lspci -vv` shows at either end of that link. */
+void port_link_view(const struct pt_topology *t, const struct pt_device *d,
+		    struct pt_device *out);
+/* Every field of one device, as "key: value" lines or one JSON object. */
+void print_detail(struct ctx *c, const struct pt_topology *t,
+		  const struct pt_device *d, bool port);
+
+/* derive.c: paths the module does not report, by core/ on the device table
+ * (index i of the ptc_topo is t->devices[i]; t must not change meanwhile) */
+struct ptc_topo;
+int derive_open(const struct pt_topology *t, struct ptc_topo *out);
+int derive_path(const struct ptc_topo *pt, const struct pt_topology *t,
+		const struct pt_device *a, const struct pt_device *b,
+		struct pt_path *p);
+void derive_close(struct ptc_topo *pt);
+
+/* printers: the data behind each read command */
+int print_show(struct ctx *c, const struct pt_topology *t);
+int print_topo(struct ctx *c, const struct pt_topology *t);
+int print_ports(struct ctx *c, const struct pt_topology *t,
+		const struct pt_device *only);
+int print_devs(struct ctx *c, const struct pt_topology *t,
+	       const struct pt_device *only);
+int print_path(struct ctx *c, const struct pt_topology *t,
+	       const struct pt_path *p);
+void print_event(struct ctx *c, const struct pt_event *ev);
+void print_ids(struct ctx *c, const struct pt_id *ids, int n);
+/* export.c: format "json", "nccl" or "dot" -> index, -1 if unknown */
+int export_format(const char *name);
+int print_export(struct ctx *c, const struct pt_topology *t, int format);
+
+/* objects */
+int do_show(struct ctx *c, int argc, char **argv);
+int do_topo(struct ctx *c, int argc, char **argv);
+int do_port(struct ctx *c, int argc, char **argv);
+int do_dev(struct ctx *c, int argc, char **argv);
+int do_path(struct ctx *c, int argc, char **argv);
+int do_monitor(struct ctx *c, int argc, char **argv);
+int do_id(struct ctx *c, int argc, char **argv);
+int do_rescan(struct ctx *c, int argc, char **argv);
+int do_detach(struct ctx *c, int argc, char **argv);
+int do_refresh(struct ctx *c, int argc, char **argv);
+int do_export(struct ctx *c, int argc, char **argv);
+
+/* the whole command table, for `help` (main.c) */
+extern const struct cmd topoctl_objects[];
+
+#endif /* PCITOPO_CLI_TOPOCTL_H */
