@@ -6,7 +6,8 @@
 #   make            module (kmod/) and userspace (lib/, cli/)
 #   make module     pcitopo.ko against KDIR (default: the running kernel's build
 #                   dir, else the Debian headers scripts/setup installs)
-#   make user       libpcitopo, topoctl, the IPMI and platform libraries
+#   make user       libpcitopo, topoctl, the IPMI and platform libraries,
+#                   the simulated BMC's ipmi_sim plugin
 #   make check      W=1, sparse C=2, checkpatch --strict on the module
 #   make test       every test (unit, then the emulated server); prints
 #                   "N passed, N failed"
@@ -25,6 +26,7 @@ user:
 	$(MAKE) -C lib
 	$(MAKE) -C cli
 	$(MAKE) -C daemon
+	$(MAKE) -C bmcsim
 
 check:
 	$(MAKE) -C kmod check
@@ -47,4 +49,5 @@ clean:
 	$(MAKE) -C lib clean
 	$(MAKE) -C cli clean
 	$(MAKE) -C daemon clean
+	$(MAKE) -C bmcsim clean
 	$(MAKE) -C tests/unit clean
