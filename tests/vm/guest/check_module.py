@@ -241,6 +241,9 @@ def check_errors(ids):
     tap(r.get("errno") == 22 and r.get("extack") and
         r.get("missing_attr") == "DEV_ADDR",
         "missing address: EINVAL with an extack naming the attribute", r)
+    r = nl("dump", "get_path", "PATH_A=0000:7f:1f.7")
+    tap(r.get("errno") == 19 and r.get("extack"),
+        "path dump from an unknown device: ENODEV with an extack", r)
     r = nl("raw", "get_summary", "250:01020304")
     tap(r.get("errno") != 0, "unknown attribute type refused", r)
     r = nl("do", "add_id", "ID_VENDOR=u8:1", "ID_DEVICE=u16:2")

@@ -79,6 +79,13 @@ def read_enum(text, name):
     return values
 
 
+def by_value(enum, prefix):
+    """value -> short name, skipping the __*_MAX / *_MAX bookkeeping entries
+    that share a value with the last real member."""
+    return {v: k[len(prefix):] for k, v in enum.items()
+            if k.startswith(prefix) and not k.endswith("_MAX")}
+
+
 def align4(n):
     return (n + 3) & ~3
 
@@ -196,8 +203,7 @@ def run_request(args, hdr, dump, slow=0.0, raw=None, started=None):
             payload += nla(atype, num.encode() + b"\0")
     flags = NLM_F_REQUEST | NLM_F_ACK | (NLM_F_DUMP if dump else 0)
     seq = g.send(fam["id"], cmd, 1, flags, payload)
-    names = {v: k[len("PCITOPO_A_"):] for k, v in attrs.items()
-             if k.startswith("PCITOPO_A_")}
+    names = by_value(attrs, "PCITOPO_A_")
     result = {"family": True, "version": fam["version"], "messages": [],
               "errno": 0, "interrupted": False}
     for mtype, mflags, mseq, body in g.messages(30):
@@ -206,6 +212,15 @@ def run_request(args, hdr, dump, slow=0.0, raw=None, started=None):
         if mflags & NLM_F_DUMP_INTR:
             result["interrupted"] = True
         if mtype == NLMSG_DONE:
+            # A dump that failed carries its errno in DONE's payload.
+            if len(body) >= 4:
+                err = struct.unpack_from("=i", body)[0]
+                if err:
+                    result["errno"] = -err
+                    result["error"] = os.strerror(-err)
+                    for atype, val in parse_attrs(body[4:]):
+                        if atype == NLMSGERR_ATTR_MSG:
+                            result["extack"] = val.rstrip(b"\0").decode()
             break
         if mtype == NLMSG_ERROR:
             err, olen = decode_error(body)
@@ -253,8 +268,8 @@ def decode_msg(body, names):
 def listen(hdr, count, timeout):
     cmds = read_enum(hdr, "pcitopo_cmd")
     attrs = read_enum(hdr, "pcitopo_attr")
-    cmdnames = {v: k[len("PCITOPO_CMD_"):] for k, v in cmds.items()}
-    names = {v: k[len("PCITOPO_A_"):] for k, v in attrs.items()}
+    cmdnames = by_value(cmds, "PCITOPO_CMD_")
+    names = by_value(attrs, "PCITOPO_A_")
     g = Genl()
     fam = g.resolve("pcitopo")
     if fam is None:
