@@ -48,6 +48,7 @@ clean:
 	$(MAKE) -C kmod clean
 	$(MAKE) -C lib clean
 	$(MAKE) -C cli clean
+	$(MAKE) -C model clean
 	$(MAKE) -C daemon clean
 	$(MAKE) -C bmcsim clean
 	$(MAKE) -C tests/unit clean

@@ -28,6 +28,19 @@ const struct cmd topoctl_objects[] = {
 	{ "refresh", do_refresh, "topoctl refresh" },
 	{ "export", do_export,
 	  "topoctl export [ --format { json | nccl | dot } ]" },
+	{ "snapshot", do_snapshot, "topoctl snapshot DIR" },
+	{ "advise", do_advise,
+	  "topoctl advise [ WORKLOAD ] [ --model-size SIZE ] [ --batch-size N ]\n"
+	  "       [ --samples-per-sec N ] [ --bytes-per-sample SIZE ]\n"
+	  "       [ --host-data { local | spread } ] [ --synthetic ]\n"
+	  "       [ --gpu-link L ] [ --uplink L ] [ --root-link L ] [ --cpus N ]\n"
+	  "       [ --gpus-per-switch N ] [ --config FILE ] [ --set KEY=VALUE ]...\n"
+	  "  WORKLOAD := { resnet50 | vgg16 | hpl | compute | p2p-heavy |\n"
+	  "                host-io-heavy | custom }   L := genNxW, e.g. gen5x16" },
+	{ "bench", do_bench,
+	  "topoctl bench [ --size SIZE ] [ --iterations N ] [ --warmup N ]\n"
+	  "       [ --latency-iterations N ] [ --config FILE ] [ --set KEY=VALUE ]...\n"
+	  "topoctl bench --link-check" },
 	{ "help", do_help, "topoctl help" },
 	{ NULL, NULL, NULL }
 };
@@ -38,7 +51,8 @@ void usage(FILE *f)
 
 	fputs("Usage: topoctl [OPTIONS] OBJECT { COMMAND | help }\n"
 	      "       topoctl { -V | --version | -h | --help }\n"
-	      "OPTIONS := { -j[son] | -p[retty] }\n"
+	      "OPTIONS := { -j[son] | -p[retty] | --source { netlink | sysfs } |\n"
+	      "             --sysfs DIR | --extra-id VVVV:DDDD[:KIND] }\n"
 	      "DEV := { GPUn | NICn | NVMEn | [DDDD:]BB:DD.F }\n"
 	      "PORT := [DDDD:]BB:DD.F\n"
 	      "Commands:\n", f);
@@ -121,13 +135,8 @@ int nl_error(struct ctx *c, const char *what, int err)
 	return 1;
 }
 
-int open_nl(struct ctx *c)
+static int open_nl_error(struct ctx *c, int r)
 {
-	int r;
-
-	if (c->nl)
-		return 0;
-	r = pt_nl_open(&c->nl);
 	if (r == -ENOENT) {
 		fputs("topoctl: pcitopo module not loaded (modprobe pcitopo)\n",
 		      c->err);
@@ -140,23 +149,114 @@ int open_nl(struct ctx *c)
 			PCITOPO_GENL_NAME, PCITOPO_GENL_VERSION);
 		return 1;
 	}
+	fprintf(c->err, "topoctl: generic netlink: %s\n", strerror(-r));
+	return 1;
+}
+
+int open_nl(struct ctx *c)
+{
+	int r;
+
+	if (c->nl)
+		return 0;
+	if (c->source == SRC_SYSFS) {
+		fputs("topoctl: this command needs the pcitopo module; "
+		      "'--source sysfs' and '--sysfs' only read\n", c->err);
+		return 1;
+	}
+	r = pt_nl_open(&c->nl);
 	if (r) {
-		fprintf(c->err, "topoctl: generic netlink: %s\n", strerror(-r));
+		c->nl = NULL;
+		return open_nl_error(c, r);
+	}
+	return 0;
+}
+
+/* The extra IDs of the sysfs source: --extra-id, then the file's. */
+static int load_ids(struct ctx *c)
+{
+	unsigned int line = 0;
+	int r;
+
+	if (!c->ids_file || !*c->ids_file)
+		return 0;
+	r = pt_ids_load_file(c->ids_file, &c->ids, &c->n_ids, &line);
+	if (r == -ENOENT)
+		return 0;
+	if (r == -EINVAL) {
+		fprintf(c->err, "topoctl: %s:%u: not a VVVV:DDDD[:gpu|nic|nvme] ID\n",
+			c->ids_file, line);
+		return 1;
+	}
+	if (r == -ENOSPC) {
+		fprintf(c->err, "topoctl: %s:%u: more than %d extra IDs\n",
+			c->ids_file, line, PCITOPO_MAX_EXTRA_IDS);
+		return 1;
+	}
+	if (r) {
+		fprintf(c->err, "topoctl: %s: %s\n", c->ids_file, strerror(-r));
 		return 1;
 	}
 	return 0;
 }
 
-int load_topology(struct ctx *c, struct pt_topology *t)
+static int load_sysfs(struct ctx *c, struct pt_topology *t)
 {
-	int r = open_nl(c);
+	struct pt_sysfs_opts o = { .root = c->sysfs };
+	int r = load_ids(c);
 
 	if (r)
 		return r;
+	o.ids = c->ids;
+	o.n_ids = c->n_ids;
+	c->from_sysfs = true;
+	r = pt_sysfs_load(&o, t);
+	if (r == -ENOENT) {
+		fprintf(c->err, "topoctl: no PCI devices in %s (%s)\n", c->sysfs,
+			pt_sysfs_last_error());
+		return 1;
+	}
+	if (r) {
+		fprintf(c->err, "topoctl: reading %s: %s\n", c->sysfs,
+			pt_sysfs_last_error()[0] ? pt_sysfs_last_error() :
+			strerror(-r));
+		return 1;
+	}
+	if ((o.flags & PT_SYSFS_F_SHORT_CONFIG) && !c->json)
+		fputs("topoctl: note: config space unreadable past 64 bytes "
+		      "(not root): links, slots and ACS are missing\n", c->err);
+	return 0;
+}
+
+int load_topology(struct ctx *c, struct pt_topology *t)
+{
+	int r;
+
+	if (c->source == SRC_SYSFS)
+		return load_sysfs(c, t);
+	if (!c->nl) {
+		r = pt_nl_open(&c->nl);
+		if (r == -ENOENT && c->source == SRC_AUTO) {
+			/* one line, stderr only: -j output stays clean */
+			fputs("topoctl: note: pcitopo module not loaded, "
+			      "reading sysfs instead\n", c->err);
+			return load_sysfs(c, t);
+		}
+		if (r) {
+			c->nl = NULL;
+			r = open_nl_error(c, r);
+			return r;
+		}
+	}
 	r = pt_nl_load_topology(c->nl, t);
 	if (r)
 		return nl_error(c, "reading the topology", r);
 	return 0;
+}
+
+const char *source_name(const struct ctx *c)
+{
+	return c->from_sysfs ? "sysfs" : "netlink";
 }
 
 void emit_json(struct ctx *c, struct json_object *o)

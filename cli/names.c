@@ -133,3 +133,44 @@ int parse_kind(const char *s)
 		return PCITOPO_KIND_NVME;
 	return -EINVAL;
 }
+
+int add_extra_id(struct ctx *c, const char *s)
+{
+	unsigned int vendor, device;
+	char idbuf[10];
+	const char *colon;
+	struct pt_id *na;
+	size_t i;
+	int kind = PCITOPO_KIND_GPU;
+
+	if (strlen(s) < 9)
+		return -EINVAL;
+	memcpy(idbuf, s, 9);
+	idbuf[9] = '\0';
+	if (parse_id(idbuf, &vendor, &device))
+		return -EINVAL;
+	colon = s + 9;
+	if (*colon) {
+		if (*colon != ':')
+			return -EINVAL;
+		kind = parse_kind(colon + 1);
+		if (kind < 0)
+			return -EINVAL;
+	}
+	for (i = 0; i < c->n_ids; i++)
+		if (c->ids[i].vendor == vendor && c->ids[i].device == device) {
+			c->ids[i].kind = (uint8_t)kind;	/* the last one wins */
+			return 0;
+		}
+	if (c->n_ids >= PCITOPO_MAX_EXTRA_IDS)
+		return -ENOSPC;
+	na = realloc(c->ids, (c->n_ids + 1) * sizeof(*na));
+	if (!na)
+		return -ENOMEM;
+	c->ids = na;
+	c->ids[c->n_ids].vendor = (uint16_t)vendor;
+	c->ids[c->n_ids].device = (uint16_t)device;
+	c->ids[c->n_ids].kind = (uint8_t)kind;
+	c->n_ids++;
+	return 0;
+}

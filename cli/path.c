@@ -160,8 +160,26 @@ static int path_show(struct ctx *c, int argc, char **argv)
 			return 1;
 		}
 	}
-	r = pt_nl_get_path(c->nl, d[0]->addr, d[1]->addr, &p);
-	if (r) {
+	if (c->from_sysfs) {
+		/* the table the module would hold, else the core's answer */
+		const struct pt_path *f = pt_topology_find_path(&t, d[0]->addr,
+								d[1]->addr);
+		struct ptc_topo pt;
+
+		r = 0;
+		if (f) {
+			p = *f;
+		} else if (derive_open(&t, &pt) ||
+			   derive_path(&pt, &t, d[0], d[1], &p)) {
+			fprintf(c->err, "topoctl: no path between %s and %s\n",
+				argv[0], argv[1]);
+			r = 1;
+		}
+		if (!f)
+			derive_close(&pt);
+		if (!r)
+			r = print_path(c, &t, &p);
+	} else if ((r = pt_nl_get_path(c->nl, d[0]->addr, d[1]->addr, &p))) {
 		char what[64];
 
 		snprintf(what, sizeof(what), "path %s %s", argv[0], argv[1]);

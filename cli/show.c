@@ -68,6 +68,8 @@ int print_show(struct ctx *c, const struct pt_topology *t)
 
 	if (c->json) {
 		o = json_summary(s);
+		json_object_object_add(o, "source",
+				       json_object_new_string(source_name(c)));
 		a = json_object_new_array();
 		for_each_listed(t, json_row, c, a);
 		json_object_object_add(o, "endpoints", a);
@@ -79,11 +81,16 @@ int print_show(struct ctx *c, const struct pt_topology *t)
 		fprintf(c->out, " (%s)", s->reason);
 	fprintf(c->out, "\n"
 		"gpus %u nics %u nvmes %u switches %u root-ports %u "
-		"numa-nodes %u devices %u paths %u\n"
-		"generation %llu\n\n",
+		"numa-nodes %u devices %u paths %u\n",
 		s->count_gpus, s->count_nics, s->count_nvmes, s->count_switches,
 		s->count_root_ports, s->count_numa_nodes, s->count_devices,
-		s->count_paths, (unsigned long long)s->generation);
+		s->count_paths);
+	/* the sysfs source has no generation (the module's start at 1) */
+	if (c->from_sysfs)
+		fputs("source: sysfs\n\n", c->out);
+	else
+		fprintf(c->out, "generation %llu\n\n",
+			(unsigned long long)s->generation);
 	fprintf(c->out, "%-6s %-13s %-13s %-13s %-4s %-12s %-12s %s\n", "DEV",
 		"ADDRESS", "SWITCH", "ROOT-PORT", "NUMA", "LINK", "MAX", "FLAGS");
 	for_each_listed(t, text_row, c, NULL);

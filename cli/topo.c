@@ -159,6 +159,8 @@ static void print_json(struct ctx *c, const struct pt_topology *t,
 
 	json_object_object_add(o, "generation",
 			       json_object_new_int64((int64_t)t->generation));
+	json_object_object_add(o, "source",
+			       json_object_new_string(source_name(c)));
 	rows = json_object_new_array();
 	for (i = 0; i < e->n; i++) {
 		row = json_object_new_object();

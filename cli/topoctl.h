@@ -18,19 +18,29 @@
 
 #include "model.h"
 #include "nl.h"
+#include "sysfs.h"
 
 #define TOPOCTL_VERSION	"0.1"
 
 /* Exit codes: 0 ok, 1 runtime error, 2 usage error. */
 #define EXIT_USAGE	2
 
+/* Where the model comes from: --source, or netlink when the module's family
+ * exists and sysfs (libpci, lib/sysfs.h) otherwise. */
+enum source { SRC_AUTO, SRC_NETLINK, SRC_SYSFS };
+
 struct ctx {
 	bool json;
 	bool pretty;
 	FILE *out;
 	FILE *err;
-	const char *sysfs;	/* "/sys", or $TOPOCTL_SYSFS (tests) */
+	const char *sysfs;	/* "/sys", --sysfs DIR, or $TOPOCTL_SYSFS (tests) */
 	struct pt_nl *nl;
+	enum source source;	/* asked for */
+	bool from_sysfs;	/* what load_topology() used */
+	const char *ids_file;	/* extra IDs of the sysfs source */
+	struct pt_id *ids;	/* --extra-id, then the file's */
+	size_t n_ids;
 };
 
 struct cmd {
@@ -50,7 +60,10 @@ int usage_error(struct ctx *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int nl_error(struct ctx *c, const char *what, int err);
 int open_nl(struct ctx *c);
+/* The model from the chosen source; the sysfs source at generation 0. */
 int load_topology(struct ctx *c, struct pt_topology *t);
+/* "netlink" or "sysfs": where the last load_topology() read from */
+const char *source_name(const struct ctx *c);
 void emit_json(struct ctx *c, struct json_object *o);	/* consumes o */
 void print_object_help(struct ctx *c, const char *object,
 		       const struct cmd *cmds);
@@ -72,6 +85,10 @@ int canon_addr(const char *arg, char *buf, size_t len);
 int parse_id(const char *s, unsigned int *vendor, unsigned int *device);
 /* "gpu", "nic", "nvme" -> enum pcitopo_kind; -EINVAL otherwise. */
 int parse_kind(const char *s);
+/* "VVVV:DDDD[:kind]" of --extra-id (exactly 4 hex digits each, as `id add`),
+ * added to c->ids once; -EINVAL if malformed, -ENOSPC past
+ * PCITOPO_MAX_EXTRA_IDS. */
+int add_extra_id(struct ctx *c, const char *s);
 
 /* fmt.c */
 void fmt_speed(char *buf, size_t len, unsigned int mts);
@@ -143,6 +160,15 @@ int do_rescan(struct ctx *c, int argc, char **argv);
 int do_detach(struct ctx *c, int argc, char **argv);
 int do_refresh(struct ctx *c, int argc, char **argv);
 int do_export(struct ctx *c, int argc, char **argv);
+int do_snapshot(struct ctx *c, int argc, char **argv);
+int do_advise(struct ctx *c, int argc, char **argv);	/* advise.c */
+int do_bench(struct ctx *c, int argc, char **argv);	/* bench.c */
+
+/* main.c's option parsing, apart so that the fuzzer drives it: fills c from
+ * argv; returns -1 to go on with argv[*optind_out...], else an exit code
+ * (0 after -V/-h, EXIT_USAGE). Writes only to c->out and c->err. */
+int parse_options(struct ctx *c, int argc, char **argv, int *optind_out);
+void ctx_free(struct ctx *c);
 
 /* the whole command table, for `help` (main.c) */
 extern const struct cmd topoctl_objects[];

@@ -748,6 +748,14 @@ static int on_event(struct nl_msg *msg, void *arg)
 	return NL_OK;
 }
 
+/* Notifications carry sequence number 0: no sequence check on events. */
+static int no_seq_check(struct nl_msg *msg, void *arg)
+{
+	(void)msg;
+	(void)arg;
+	return NL_OK;
+}
+
 int pt_nl_monitor_read(struct pt_nl *h, struct pt_event *ev)
 {
 	struct nl_cb *cb;
@@ -769,6 +777,9 @@ int pt_nl_monitor_read(struct pt_nl *h, struct pt_event *ev)
 	if (!cb)
 		return -ENOMEM;
 	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, on_event, h);
+	/* a fresh cb does not inherit nl_socket_disable_seq_check(): without
+	 * this, the first event fails the check (NLE_SEQ_MISMATCH, -EIO) */
+	nl_cb_set(cb, NL_CB_SEQ_CHECK, NL_CB_CUSTOM, no_seq_check, NULL);
 	errno = 0;
 	r = nl_recvmsgs(h->sk, cb);
 	nl_cb_put(cb);

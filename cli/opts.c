@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * topoctl: the global options, apart from main() so that the fuzzer
+ * (fuzz/fuzz_argv.c) drives them without I/O.
+ *
+ *   -j, --json           JSON output
+ *   -p, --pretty         indented JSON
+ *   --source SRC         netlink (pcitopo.ko) or sysfs (libpci); default:
+ *                        netlink when the module is loaded, else sysfs
+ *   --sysfs DIR          read a sysfs tree saved by `topoctl snapshot`
+ *                        (implies --source sysfs)
+ *   --extra-id ID        VVVV:DDDD[:gpu|nic|nvme], repeatable: extra IDs of
+ *                        the sysfs source, besides /etc/pcitopo/extra-ids
+ *   -V, --version, -h, --help
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "topoctl.h"
+
+enum { OPT_SOURCE = 256, OPT_SYSFS, OPT_EXTRA_ID };
+
+int parse_options(struct ctx *c, int argc, char **argv, int *optind_out)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "pretty", no_argument, NULL, 'p' },
+		{ "version", no_argument, NULL, 'V' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "source", required_argument, NULL, OPT_SOURCE },
+		{ "sysfs", required_argument, NULL, OPT_SYSFS },
+		{ "extra-id", required_argument, NULL, OPT_EXTRA_ID },
+		{ NULL, 0, NULL, 0 }
+	};
+	bool sysfs_dir = false;
+	int opt, r;
+
+	opterr = 0;
+	optind = 0;	/* full reinitialisation: parse_options may run again */
+	/* '+': stop at the object, so that "topo -m" reaches the object */
+	while ((opt = getopt_long(argc, argv, "+:jpVh", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'j':
+			c->json = true;
+			break;
+		case 'p':
+			c->pretty = true;
+			break;
+		case 'V':
+			fprintf(c->out, "topoctl %s (pcitopo genl version %d)\n",
+				TOPOCTL_VERSION, PCITOPO_GENL_VERSION);
+			return 0;
+		case 'h':
+			usage(c->out);
+			return 0;
+		case OPT_SOURCE:
+			if (!strcmp(optarg, "netlink"))
+				c->source = SRC_NETLINK;
+			else if (!strcmp(optarg, "sysfs"))
+				c->source = SRC_SYSFS;
+			else
+				return usage_error(c, "unknown source '%s' (netlink or sysfs)",
+						   optarg);
+			break;
+		case OPT_SYSFS:
+			if (!*optarg)
+				return usage_error(c, "'--sysfs' needs a directory");
+			c->sysfs = optarg;
+			sysfs_dir = true;
+			break;
+		case OPT_EXTRA_ID:
+			r = add_extra_id(c, optarg);
+			if (r == -ENOSPC)
+				return usage_error(c, "more than %d extra IDs",
+						   PCITOPO_MAX_EXTRA_IDS);
+			if (r)
+				return usage_error(c, "'%s' is not a VVVV:DDDD[:gpu|nic|nvme] ID",
+						   optarg);
+			break;
+		case ':':
+			return usage_error(c, "option '%s' needs an argument\n"
+					   "Try 'topoctl help'.", argv[optind - 1]);
+		default:
+			if (optopt && optopt < 256)
+				return usage_error(c, "unknown option '-%c'\n"
+						   "Try 'topoctl help'.", optopt);
+			return usage_error(c, "unknown option '%s'\n"
+					   "Try 'topoctl help'.",
+					   argv[optind - 1]);
+		}
+	}
+	if (sysfs_dir) {
+		if (c->source == SRC_NETLINK)
+			return usage_error(c, "'--sysfs' reads a saved tree: it "
+					   "cannot go with '--source netlink'");
+		c->source = SRC_SYSFS;
+	}
+	*optind_out = optind;
+	return -1;
+}
+
+void ctx_free(struct ctx *c)
+{
+	pt_nl_close(c->nl);
+	c->nl = NULL;
+	free(c->ids);
+	c->ids = NULL;
+	c->n_ids = 0;
+}

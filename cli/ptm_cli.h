@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * topoctl: what `advise` (advise.c) and `bench` (bench.c, bench_cuda.c,
+ * cudart.c) share: the model's constants from /etc/pcitopo/model.conf,
+ * --config and --set, and the current topology as the model sees it.
+ */
+#ifndef PCITOPO_CLI_PTM_CLI_H
+#define PCITOPO_CLI_PTM_CLI_H
+
+#include "ptm.h"
+#include "topoctl.h"
+
+/* Exit code of `bench` when there is nothing to measure (no libcudart, no
+ * CUDA device): 77, the automake convention for a skipped test. */
+#define EXIT_SKIP	77
+
+/* The model's constants: defaults, then config (PTM_CONF_DEFAULT when
+ * NULL; a missing default file is fine), then each --set KEY=VALUE.
+ * Returns 0 or an exit code after a message. */
+int model_params(struct ctx *c, const char *config, char **sets, int nsets,
+		 struct ptm_params *p);
+/* The topology now, as core nodes (index i is t->devices[i]). Returns 0 or
+ * an exit code after a message; on 0 free with model_topo_free(). */
+int model_topo(struct ctx *c, struct pt_topology *t, struct ptc_topo *pt);
+void model_topo_free(struct pt_topology *t, struct ptc_topo *pt);
+/* NUMA nodes of the machine (SYSFS/devices/system/node/nodeN), 0 if
+ * unknown. */
+unsigned int machine_cpus(const struct ctx *c);
+
+#endif /* PCITOPO_CLI_PTM_CLI_H */

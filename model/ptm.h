@@ -1,0 +1,312 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * libptmodel: a bandwidth model of an 8-GPU PCIe server, used by
+ * `topoctl advise` (which layout for this job?) and `topoctl bench` (the
+ * prediction beside each measured figure).
+ *
+ * Input is a resolved core topology (struct ptc_topo, core/ptc.h): the one
+ * the server has now (topoctl converts its device table with derive_open())
+ * or one of the three candidate layouts that ptm_layout_build() generates
+ * from a hardware description (struct ptm_hw). The model never reads
+ * hardware, allocates only in ptm_layout_build() and ptm_eval_*() scratch,
+ * and never prints. Errors are negative errno values.
+ *
+ * Units: bandwidth in MB/s (10^6 bytes per second, one direction), sizes in
+ * bytes, times in seconds. Documentation/bandwidth-model.md gives every
+ * constant with its source and every formula.
+ *
+ * One job per file:
+ *   params.c    the constants, their defaults and KEY=VALUE overrides
+ *   conf.c      the override file /etc/pcitopo/model.conf (libconfig)
+ *   hw.c        a hardware description: "gen5x16" figures, or read off a
+ *               topology
+ *   layouts.c   the three candidate topologies from a hardware description
+ *   flow.c      flows over shared resources (links per direction, root
+ *               complex, UPI, host memory): the time a set of transfers takes
+ *   eval.c      per layout: pair bandwidth per class, ring all-reduce bus
+ *               bandwidth, host-to-GPU bandwidth per uplink
+ *   workload.c  reference workloads and a workload's per-step cost
+ *   advise.c    the ranking of the three layouts and its reason
+ *   linkcheck.c trained links against what both ends support
+ */
+#ifndef PCITOPO_MODEL_PTM_H
+#define PCITOPO_MODEL_PTM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ptc.h"
+
+#define PTM_MAX_GPUS		64
+#define PTM_MAX_SOCKETS		8
+#define PTM_MAX_UPLINKS		16
+#define PTM_LIMIT_LEN		96	/* "UPI socket 0->1 (22.0 GB/s)" */
+#define PTM_REASON_LEN		512
+#define PTM_NAME_LEN		32
+
+/* --- constants (params.c) ------------------------------------------------ */
+
+enum ptm_param_id {
+	PTM_P_PCIE_EFF,		/* fraction of the encoded rate data gets */
+	PTM_P_RC_P2P_EFF,	/* P2P through a root complex: fraction left */
+	PTM_P_UPI_MBS,		/* socket interconnect, MB/s per direction;
+				 * 0 = by root port generation (see params.c) */
+	PTM_P_MEM_MBS,		/* host memory per socket, MB/s; 0 = by gen */
+	PTM_P_MEM_EFF,		/* fraction of the memory peak achievable */
+	__PTM_P_COUNT,
+};
+
+struct ptm_params {
+	double v[__PTM_P_COUNT];
+};
+
+void ptm_params_default(struct ptm_params *p);
+/* "pcie_eff", ...; NULL if out of range. */
+const char *ptm_param_name(enum ptm_param_id id);
+const char *ptm_param_help(enum ptm_param_id id);
+/* Index by name, -EINVAL if unknown. */
+int ptm_param_lookup(const char *name);
+/*
+ * Set one constant: "KEY=VALUE" (as --set takes it). -EINVAL: no '=', an
+ * unknown key, not a number, or out of its range (efficiencies in (0, 1],
+ * bandwidths >= 0).
+ */
+int ptm_param_set(struct ptm_params *p, const char *kv);
+int ptm_param_set_value(struct ptm_params *p, enum ptm_param_id id, double v);
+/*
+ * Read overrides from a libconfig file: `upi_mbs = 10000;` per key (int or
+ * float). -ENOENT if absent (not an error for the default path), -EINVAL with
+ * "file:line: reason" in err for a syntax error, an unknown key or a bad
+ * value; nothing is changed then.
+ */
+int ptm_params_load(struct ptm_params *p, const char *path, char *err,
+		    size_t errlen);
+#define PTM_CONF_DEFAULT	"/etc/pcitopo/model.conf"
+
+/* Figures resolved for one topology: "auto" values filled in by generation. */
+struct ptm_consts {
+	double pcie_eff, rc_p2p_eff, upi_mbs, mem_mbs;
+	const char *upi_src, *mem_src;	/* where the figure comes from */
+};
+/* The constants for a platform whose root ports run at gen (1..6). */
+void ptm_consts_for(const struct ptm_params *p, unsigned int gen,
+		    struct ptm_consts *c);
+
+/* --- hardware description (hw.c) ----------------------------------------- */
+
+struct ptm_hw {
+	struct ptc_link gpu;		/* GPU LnkCap */
+	struct ptc_link uplink;		/* switch ports' LnkCap */
+	struct ptc_link root;		/* root port LnkCap */
+	unsigned int cpus;		/* sockets (NUMA nodes), 1..PTM_MAX_SOCKETS */
+	unsigned int gpus_per_switch;	/* 1..16; two switches */
+};
+
+/* The emulated server's figures: Gen5 x16 everywhere, 2 CPUs, 4 GPUs per
+ * switch. */
+void ptm_hw_default(struct ptm_hw *hw);
+/* "gen4x16", "Gen5x8", "16GT/s x16", "16x16" (GT/s x width). -EINVAL. */
+int ptm_link_parse(const char *s, struct ptc_link *l);
+/* "Gen4 x16" */
+void ptm_link_format(char *buf, size_t len, const struct ptc_link *l);
+/*
+ * Read the description off a resolved topology: the best GPU LnkCap, the
+ * switch ports' and the root ports' (link_max on both ends), GPUs per switch
+ * (the most on one switch), CPUs = distinct NUMA nodes among root ports (at
+ * least 1; topoctl overrides it with the machine's node count). -ENODEV if
+ * there is no GPU.
+ */
+int ptm_hw_from_topo(const struct ptc_topo *t, struct ptm_hw *hw);
+
+/* --- candidate layouts (layouts.c) --------------------------------------- */
+
+/*
+ * Build layout (PCITOPO_LAYOUT_BALANCE, _COMMON or _CASCADE) from hw into a
+ * newly allocated, resolved topology (free with ptm_layout_free()). Every
+ * link trains at the best both ends support. -EINVAL for another layout or a
+ * bad description, -EOPNOTSUPP for balance with one CPU, -ENOMEM.
+ */
+int ptm_layout_build(const struct ptm_hw *hw, unsigned int layout,
+		     struct ptc_topo *out);
+void ptm_layout_free(struct ptc_topo *t);
+
+/* --- flows over shared resources (flow.c) -------------------------------- */
+
+enum ptm_res_kind { PTM_RES_LINK_UP, PTM_RES_LINK_DOWN, PTM_RES_UPI,
+		    PTM_RES_MEM };
+
+struct ptm_flows;	/* opaque: loads per resource of one topology */
+
+int ptm_flows_new(const struct ptc_topo *t, const struct ptm_consts *c,
+		  struct ptm_flows **out);
+void ptm_flows_free(struct ptm_flows *f);
+void ptm_flows_clear(struct ptm_flows *f);
+/* bytes from endpoint a to endpoint b (P2P). -EINVAL on a bad index. */
+int ptm_flow_p2p(struct ptm_flows *f, u32 a, u32 b, double bytes);
+/* bytes from the memory of socket to endpoint g (dir > 0) or back (< 0). */
+int ptm_flow_host(struct ptm_flows *f, unsigned int socket, u32 g,
+		  double bytes, int dir);
+/*
+ * Seconds until every flow added is done when all run at once and share
+ * each resource fairly: max over resources of load / capacity. limit (may
+ * be NULL) names the resource that takes longest. 0 with no flow.
+ */
+double ptm_flows_time(const struct ptm_flows *f, char *limit, size_t len);
+
+/* Effective bandwidth of node i's upstream link, MB/s: the encoded rate of
+ * link_max speed at the trained width (a narrower width is a fault that load
+ * does not fix; a lower speed is idle power saving that it does), times
+ * pcie_eff. 0 without a link. */
+double ptm_link_eff(const struct ptc_topo *t, u32 i,
+		    const struct ptm_consts *c);
+/* The socket of node i: its NUMA node, 0 when unknown. */
+unsigned int ptm_socket(const struct ptc_topo *t, u32 i);
+
+/* --- per layout figures (eval.c) ----------------------------------------- */
+
+struct ptm_uplink {
+	s32 node;		/* node whose upstream link it is */
+	unsigned int socket;
+	unsigned int gpus;	/* GPUs below it */
+	double mbs;		/* effective, one direction */
+};
+
+struct ptm_eval {
+	unsigned int ngpus;
+	u32 gpu[PTM_MAX_GPUS];		/* node index of GPUi (bus order) */
+	/* a GPU pair of each class alone: MB/s one direction; 0: no such pair */
+	double class_mbs[__PCITOPO_PATH_MAX];
+	unsigned int class_pairs[__PCITOPO_PATH_MAX];	/* unordered pairs */
+	double ring_busbw;		/* ring all-reduce bus bandwidth, MB/s */
+	char ring_limit[PTM_LIMIT_LEN];
+	double h2d_mbs;			/* all GPUs read host memory at once */
+	char h2d_limit[PTM_LIMIT_LEN];
+	double gpu_h2d_mbs;		/* one GPU alone */
+	unsigned int nuplinks;		/* links above the GPUs nearest the CPU */
+	struct ptm_uplink uplinks[PTM_MAX_UPLINKS];
+	unsigned int sockets_used;	/* sockets with GPUs attached */
+	double mem_mbs;			/* host memory bw of those sockets */
+	struct ptm_consts c;
+};
+
+/* The GPUs of t in index (bus) order; -ENODEV without GPUs, -E2BIG past
+ * PTM_MAX_GPUS. */
+int ptm_gpus(const struct ptc_topo *t, u32 *gpu, unsigned int *n);
+int ptm_eval_topo(const struct ptc_topo *t, const struct ptm_params *p,
+		  struct ptm_eval *out);
+/* Bandwidth of one GPU pair a -> b alone (and both ways at once). */
+int ptm_pair_mbs(const struct ptc_topo *t, const struct ptm_consts *c, u32 a,
+		 u32 b, double *uni, double *bidir);
+/* One GPU pair a -> b in detail: core's class and hops, the bandwidth
+ * alone, the resource that limits it, and what it crosses. */
+struct ptm_pair {
+	u8 class;			/* enum pcitopo_path_class */
+	u8 hops;			/* PCIe ports crossed (ptc_path) */
+	bool via_rc;			/* through a root complex (1/rc_p2p_eff) */
+	bool via_upi;			/* and across sockets */
+	double mbs;			/* one direction, alone */
+	char limit[PTM_LIMIT_LEN];	/* the bottleneck */
+};
+int ptm_pair_detail(const struct ptc_topo *t, const struct ptm_consts *c,
+		    u32 a, u32 b, struct ptm_pair *out);
+/* Host memory -> GPU g alone, from its own socket. */
+int ptm_h2d_mbs(const struct ptc_topo *t, const struct ptm_consts *c, u32 g,
+		double *mbs);
+/* The constants resolved for t (generation of its root ports' links). */
+void ptm_consts_of(const struct ptc_topo *t, const struct ptm_params *p,
+		   struct ptm_consts *c);
+
+/* --- workloads (workload.c) ---------------------------------------------- */
+
+enum ptm_placement {
+	PTM_HOST_LOCAL,		/* each GPU's host data on its own socket */
+	PTM_HOST_SPREAD,	/* GPU i's host data on socket i*cpus/ngpus */
+};
+
+struct ptm_workload {
+	char name[PTM_NAME_LEN];
+	double grad_bytes;	/* all-reduced per step (model size) */
+	double batch;		/* samples per step per GPU */
+	double samples_per_sec;	/* per GPU, compute alone */
+	double bytes_per_sample;/* host -> GPU per sample */
+	enum ptm_placement placement;
+	const char *about;	/* one line on where the figures come from */
+};
+
+/* resnet50, vgg16, hpl (alias compute), p2p-heavy, host-io-heavy, custom
+ * (all zero). -EINVAL if unknown. */
+int ptm_workload_ref(const char *name, struct ptm_workload *w);
+/* The names ptm_workload_ref() knows, NULL-terminated. */
+extern const char *const ptm_workload_names[];
+
+struct ptm_cost {
+	double allreduce_s;	/* 2(n-1)/n * grad_bytes / ring bus bw */
+	double host_io_s;	/* batch * bytes_per_sample into every GPU */
+	double comm_s;		/* the two, not overlapped */
+	double compute_s;	/* batch / samples_per_sec (0 if unknown) */
+	double samples_per_sec;	/* per GPU, batch / (compute + comm); 0 if unknown */
+	char ar_limit[PTM_LIMIT_LEN];
+	char io_limit[PTM_LIMIT_LEN];
+};
+
+/*
+ * The per-step cost of w on t, whose figures e are (ptm_eval_topo()); cpus:
+ * the machine's sockets (where PTM_HOST_SPREAD data lives, even those
+ * without GPUs). -EINVAL for negative figures or cpus out of range.
+ */
+int ptm_cost(const struct ptc_topo *t, const struct ptm_eval *e,
+	     unsigned int cpus, const struct ptm_workload *w,
+	     struct ptm_cost *out);
+
+/* --- advice (advise.c) --------------------------------------------------- */
+
+#define PTM_NLAYOUTS	3	/* balance, common, cascade */
+
+struct ptm_choice {
+	unsigned int layout;	/* enum pcitopo_layout */
+	int err;		/* 0, or why it could not be evaluated */
+	struct ptm_eval eval;
+	struct ptm_cost cost;
+};
+
+struct ptm_advice {
+	struct ptm_choice c[PTM_NLAYOUTS];	/* balance, common, cascade */
+	unsigned int order[PTM_NLAYOUTS];	/* indexes into c[], best first;
+						 * unavailable layouts last */
+	unsigned int navailable;
+	char reason[PTM_REASON_LEN];
+};
+
+/*
+ * Evaluate the three layouts built from hw for workload w and rank them by
+ * per-step communication time (all-reduce + host I/O; compute time is the
+ * same in every layout); on a tie the faster ring, then the more host memory
+ * bandwidth, then the order balance, common, cascade.
+ * -ENODEV if no layout could be built.
+ */
+int ptm_advise(const struct ptm_hw *hw, const struct ptm_params *p,
+	       const struct ptm_workload *w, struct ptm_advice *out);
+
+/* --- link check (linkcheck.c) -------------------------------------------- */
+
+enum ptm_link_verdict {
+	PTM_LINK_OK,
+	PTM_LINK_SPEED_LOW,	/* below both ends' best: idle power saving */
+	PTM_LINK_WIDTH_DOWN,	/* narrower than both ends: a fault */
+	PTM_LINK_DOWN,		/* not trained */
+};
+
+struct ptm_link_check {
+	u32 node;
+	enum ptm_link_verdict verdict;
+	struct ptc_link cur, max;
+	u32 cur_mbs, max_mbs;	/* encoded rate, one direction */
+};
+
+/* One entry per node with an upstream link, written to out[0..max-1];
+ * returns how many there are (may exceed max). */
+int ptm_link_check(const struct ptc_topo *t, struct ptm_link_check *out,
+		   unsigned int max);
+const char *ptm_link_verdict_name(enum ptm_link_verdict v);
+
+#endif /* PCITOPO_MODEL_PTM_H */

@@ -1,0 +1,258 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# In-guest checks of topoctl (run by tests/vm/t-topoctl.sh through run-guest)
+# against the layout the guest was booted in. Prints TAP, exits 1 on failure.
+#
+# What a user would check: `topoctl topo` as nvidia-smi prints it (golden
+# file per layout, tests/vm/golden/topo-LAYOUT.txt, checked by hand against
+# the layout's expect section), -j output parsed by jq (layout, GPUs, path
+# classes from the layout JSON), the NCCL export read as NCCL reads it, the
+# sysfs source (libpci) giving what the module gives, a snapshot replayed
+# with --sysfs, monitor -j following a switch removal and rescan, errors that
+# name what is wrong, and the fallback when the module is not loaded.
+#
+# The topo output is also left in $PCITOPO_OUT/topo-LAYOUT.txt: with
+# PCITOPO_RESULTS=DIR run-guest keeps it, to make a new golden file (check it
+# by hand against the layout's expect section before committing it).
+set -uo pipefail
+root=${PCITOPO_ROOT:?run me through tests/vm/run-guest}
+lay=${PCITOPO_LAYOUT_FILE:?}
+L=${PCITOPO_LAYOUT:?}
+T=$root/cli/topoctl
+golden=$root/tests/vm/golden/topo-$L.txt
+tmp=$(mktemp -d /tmp/check_topoctl.XXXXXX)
+n=0
+fails=0
+
+ok() { # ok STATUS DESCRIPTION [DETAIL-FILE]
+	n=$((n + 1))
+	if [[ $1 == 0 ]]; then
+		echo "ok $n - $L: $2"
+	else
+		echo "not ok $n - $L: $2"
+		fails=$((fails + 1))
+		[[ -n ${3:-} && -f ${3:-} ]] && head -20 "$3" | sed 's/^/#   /'
+	fi
+}
+t() { "$@" >/dev/null 2>&1; echo $?; }	# exit status of a command, quietly
+gen() { cat /sys/kernel/pcitopo/generation 2>/dev/null; }
+wait_gen() { # wait_gen OLD: until the generation differs (15 s), settle
+	local i
+	for ((i = 0; i < 300; i++)); do
+		if [[ -n $(gen) && $(gen) != "$1" ]]; then
+			sleep 0.5
+			return 0
+		fi
+		sleep 0.05
+	done
+	return 1
+}
+
+# QEMU ids -> guest addresses, through the slot numbers (as check_module.py)
+slot_child() { local a; a=$(cat "/sys/bus/pci/slots/$1/address" 2>/dev/null) && echo "$a.0"; }
+ids_json() {
+	local id slot port out='{}'
+	while read -r id port; do
+		slot=$(jq -r --arg p "$port" '[.root_ports[], .switches[].ports[]] |
+			map(select(.id == $p)) | .[0].slot' "$lay")
+		out=$(jq -c --arg k "$id" --arg v "$(slot_child "$slot")" '.[$k] = $v' <<<"$out")
+	done < <(jq -r '(.endpoints[] | "\(.id) \(.port)"), (.switches[] | "\(.id) \(.parent)")' "$lay")
+	echo "$out"
+}
+
+# --- 1. module not loaded yet: the sysfs fallback ----------------------------
+if [[ -d /sys/module/pcitopo ]]; then
+	rmmod pcitopo
+fi
+"$T" --source netlink topo >"$tmp/o" 2>"$tmp/e"
+rc=$?
+[[ $rc == 1 && ! -s $tmp/o ]] &&
+	grep -qx "topoctl: pcitopo module not loaded (modprobe pcitopo)" "$tmp/e"
+ok $? "no module: --source netlink says 'pcitopo module not loaded (modprobe pcitopo)', exit 1" "$tmp/e"
+"$T" -j topo >"$tmp/fb.json" 2>"$tmp/e"
+rc=$?
+[[ $rc == 0 && $(wc -l <"$tmp/e") == 1 ]] && grep -q "reading sysfs instead" "$tmp/e" &&
+	jq -e '.source == "sysfs" and .generation == 0' "$tmp/fb.json" >/dev/null
+ok $? "no module: -j topo falls back to sysfs, one note on stderr, clean JSON" "$tmp/e"
+"$T" monitor >"$tmp/o" 2>"$tmp/e"
+[[ $? == 1 ]] && grep -q "modprobe pcitopo" "$tmp/e"
+ok $? "no module: monitor needs the module (exit 1)" "$tmp/e"
+
+# --- 2. with the module ------------------------------------------------------
+insmod "$root/kmod/pcitopo.ko"
+ok $? "insmod pcitopo.ko"
+for ((i = 0; i < 100; i++)); do [[ -n $(gen) ]] && break; sleep 0.05; done
+ids=$(ids_json)
+
+"$T" topo >"$tmp/topo.txt" 2>"$tmp/e"
+ok $? "topo exits 0" "$tmp/e"
+# for a new golden file: PCITOPO_RESULTS=DIR keeps out/ (check it by hand)
+cp "$tmp/topo.txt" "${PCITOPO_OUT:-/out}/topo-$L.txt" 2>/dev/null
+diff -u "$golden" "$tmp/topo.txt" >"$tmp/d" 2>&1
+ok $? "topo matches tests/vm/golden/topo-$L.txt" "$tmp/d"
+
+"$T" -j show >"$tmp/show.json"
+jq -e --arg l "$(jq -r .expect.layout "$lay")" \
+	--argjson nics "$(jq '[.endpoints[] | select(.kind == "nic")] | length' "$lay")" '
+	.layout == $l and .gpus == 8 and .nics == $nics and .source == "netlink" and
+	.generation >= 1 and
+	([.endpoints[] | select(.kind == "gpu")] | length) == 8 and
+	([.endpoints[] | select(.kind == "gpu") | .name] ==
+	 ["GPU0","GPU1","GPU2","GPU3","GPU4","GPU5","GPU6","GPU7"])' \
+	"$tmp/show.json" >/dev/null
+ok $? "-j show: layout $(jq -r .layout "$tmp/show.json"), 8 GPUs named in bus order, NICs" "$tmp/show.json"
+
+# every GPU's switch and root port, as the layout expects
+jq -e --argjson ids "$ids" --slurpfile lay "$lay" '
+	[.endpoints[] | select(.kind == "gpu")] as $g |
+	[$lay[0].expect.gpus | to_entries[] |
+	 .key as $k | .value as $w | $ids[$k] as $a |
+	 ($g | map(select(.addr == $a)) | .[0]) as $d |
+	 ($d != null and $d.switch == $ids[$w.switch] and $d.numa_node == $w.numa_node)]
+	| all' "$tmp/show.json" >/dev/null
+ok $? "-j show: every GPU on its switch and NUMA node" "$tmp/show.json"
+
+"$T" -j topo >"$tmp/topo.json"
+jq -e --argjson ids "$ids" --slurpfile lay "$lay" '
+	(.devices | map({key: .addr, value: .name}) | from_entries) as $name |
+	(.devices | map({key: .name, value: .paths}) | from_entries) as $row |
+	[$lay[0].expect.paths | to_entries[] | .key as $a | .value | to_entries[] |
+	 select(.key | startswith("nvme") | not) |
+	 $row[$name[$ids[$a]]][$name[$ids[.key]]].class == .value]
+	| all and length > 50' "$tmp/topo.json" >/dev/null
+ok $? "-j topo: every GPU pair and GPU-NIC class as the layout expects" "$tmp/topo.json"
+jq -e '(.devices | length) >= 10 and
+	([.devices[] | select(.name | startswith("GPU"))] | length) == 8 and
+	([.devices[].paths[].class] - ["X","PIX","PXB","PHB","NODE","SYS"] | length) == 0' \
+	"$tmp/topo.json" >/dev/null
+ok $? "-j topo: 8 GPU rows, only nvidia-smi classes" "$tmp/topo.json"
+
+"$T" -j port list >"$tmp/port.json"
+jq -e --argjson sw "$(jq '.switches | length' "$lay")" --argjson ids "$ids" '
+	([.[] | select(.role == "upstream") | .addr] | sort) ==
+	([$ids | to_entries[] | select(.key | startswith("sw")) | .value] | sort) and
+	([.[] | select(.role == "upstream")] | length) == $sw and
+	([.[] | select(.role == "root_port" or .role == "root-port")] | length) >= 1 and
+	([.[] | select(.role == "downstream")] | length) >= 4 * $sw' \
+	"$tmp/port.json" >/dev/null
+ok $? "-j port list: the switches' upstream ports, root and downstream ports" "$tmp/port.json"
+
+# NCCL reads: <system><cpu numaid><pci switch-usp><pci gpu|nic/>...
+"$T" export --format nccl >"$tmp/nccl.xml"
+xmllint --noout "$tmp/nccl.xml" 2>"$tmp/e"
+ok $? "export nccl: well-formed XML" "$tmp/e"
+x() { xmllint --xpath "$1" "$tmp/nccl.xml" 2>/dev/null; }
+bad=0
+[[ $(x 'count(/system[@version="1"]/cpu)') -ge 1 ]] || bad=1
+[[ $(x 'count(/system/cpu[not(@numaid)])') == 0 ]] || bad=1
+[[ $(x 'count(//pci[starts-with(@class,"0x0604")])') == $(jq '.switches | length' "$lay") ]] || bad=1
+[[ $(x 'count(//pci[starts-with(@class,"0x03")])') == 8 ]] || bad=1
+[[ $(x 'count(//pci[starts-with(@class,"0x02")])') == $(jq '[.endpoints[] | select(.kind == "nic")] | length' "$lay") ]] || bad=1
+for g in gpu0 gpu1 gpu2 gpu3 gpu4 gpu5 gpu6 gpu7; do
+	sw=$(jq -r --arg g "$g" '.expect.gpus[$g].switch' "$lay")
+	usp=$(jq -r --arg s "$sw" '.[$s]' <<<"$ids")
+	ga=$(jq -r --arg g "$g" '.[$g]' <<<"$ids")
+	[[ $(x "count(//pci[@busid=\"$usp\"]/pci[@busid=\"$ga\"])") == 1 ]] || {
+		echo "#   $g ($ga) not directly under its switch's <pci busid=\"$usp\">"
+		bad=1
+	}
+done
+for numa in $(jq -r '.expect.gpus[].numa_node' "$lay" | sort -u); do
+	[[ $(x "count(/system/cpu[@numaid=\"$numa\"]//pci[starts-with(@class,\"0x03\")])") -ge 1 ]] || bad=1
+done
+ok "$bad" "export nccl: cpu numaid, one <pci> per switch named after its upstream port, GPUs below it, NICs" "$tmp/nccl.xml"
+
+# --- 3. the sysfs source gives what the module gives ------------------------
+"$T" --source sysfs -j topo >"$tmp/s-topo.json" 2>"$tmp/e"
+diff <(jq -S 'del(.generation, .source)' "$tmp/topo.json") \
+	<(jq -S 'del(.generation, .source)' "$tmp/s-topo.json") >"$tmp/d"
+ok $? "--source sysfs -j topo == -j topo (but source, generation)" "$tmp/d"
+"$T" export >"$tmp/nl-export.json"
+"$T" --source sysfs export >"$tmp/s-export.json"
+diff <(jq -S 'del(.summary.generation)' "$tmp/nl-export.json") \
+	<(jq -S 'del(.summary.generation)' "$tmp/s-export.json") >"$tmp/d"
+ok $? "--source sysfs export == export: every device, link, ACS flag and path" "$tmp/d"
+diff <(jq -S 'del(.generation, .source)' "$tmp/topo.json") \
+	<(jq -S 'del(.generation, .source)' "$tmp/fb.json") >"$tmp/d"
+ok $? "automatic fallback before insmod gave the same -j topo" "$tmp/d"
+"$T" --source sysfs show >"$tmp/s-show.txt"
+grep -qx "source: sysfs" "$tmp/s-show.txt" && ! grep -q "^generation" "$tmp/s-show.txt"
+ok $? "--source sysfs show says 'source: sysfs'" "$tmp/s-show.txt"
+
+# --- 4. snapshot and replay -------------------------------------------------
+"$T" snapshot "$tmp/snap" >"$tmp/o" 2>"$tmp/e"
+rc=$?
+[[ $rc == 0 && -L $tmp/snap/bus/pci/devices/$(jq -r .gpu0 <<<"$ids") ]] &&
+	[[ $(stat -c %s "$tmp/snap/bus/pci/devices/$(jq -r .gpu0 <<<"$ids")/config") == 4096 ]]
+ok $? "snapshot: device links and 4096-byte config files saved" "$tmp/e"
+"$T" --sysfs "$tmp/snap" topo >"$tmp/snap-topo.txt" 2>"$tmp/e"
+diff -u "$tmp/topo.txt" "$tmp/snap-topo.txt" >"$tmp/d"
+ok $? "--sysfs SNAPSHOT topo == topo on the live machine" "$tmp/d"
+"$T" --sysfs "$tmp/snap" export >"$tmp/snap-export.json"
+diff <(jq -S 'del(.summary.generation)' "$tmp/nl-export.json") \
+	<(jq -S 'del(.summary.generation)' "$tmp/snap-export.json") >"$tmp/d"
+ok $? "--sysfs SNAPSHOT export == export" "$tmp/d"
+"$T" snapshot "$tmp/snap" >"$tmp/o" 2>"$tmp/e"
+[[ $? == 1 ]] && grep -q "not empty" "$tmp/e"
+ok $? "snapshot into a non-empty directory refused" "$tmp/e"
+
+# --- 5. errors ---------------------------------------------------------------
+"$T" path show GPU0 GPU42 >"$tmp/o" 2>"$tmp/e"
+[[ $? == 1 && ! -s $tmp/o ]] && grep -q "GPU42: no such device" "$tmp/e"
+ok $? "unknown device GPU42: exit 1, names it" "$tmp/e"
+"$T" dev show 0000:zz:00.0 >"$tmp/o" 2>"$tmp/e"
+[[ $? == 1 && ! -s $tmp/o ]] && grep -q "0000:zz:00.0: not a device name" "$tmp/e"
+ok $? "bad bus address 0000:zz:00.0: exit 1, names it" "$tmp/e"
+"$T" port show 0000:7f:1f.7 >"$tmp/o" 2>"$tmp/e"
+[[ $? == 1 ]] && grep -q "0000:7f:1f.7" "$tmp/e"
+ok $? "absent port 0000:7f:1f.7: exit 1, names it" "$tmp/e"
+"$T" --sysfs "$tmp/nowhere" topo >"$tmp/o" 2>"$tmp/e"
+[[ $? == 1 ]] && grep -q "$tmp/nowhere" "$tmp/e"
+ok $? "--sysfs of a missing directory: exit 1, names it" "$tmp/e"
+
+# --- 6. monitor sees a switch go and come back ------------------------------
+victim=sw1
+usp=$(jq -r --arg s "$victim" '.[$s]' <<<"$ids")
+"$T" -j monitor >"$tmp/mon.json" 2>"$tmp/mon.err" &
+mon=$!
+sleep 1
+g0=$(gen)
+echo 1 >"/sys/bus/pci/devices/$usp/remove"
+wait_gen "$g0"
+ok $? "switch $usp removed: new generation"
+g1=$(gen)
+echo 1 >/sys/bus/pci/rescan
+wait_gen "$g1"
+ok $? "rescan: new generation"
+sleep 0.5
+kill -INT "$mon"
+wait "$mon"
+ok $? "monitor -j ends with exit 0 on SIGINT" "$tmp/mon.err"
+jq -e -s --arg u "$usp" '
+	length >= 4 and
+	(map(select(.event == "device-del" and .device.addr == $u)) | length) == 1 and
+	(map(select(.event == "device-add" and .device.addr == $u)) | length) == 1 and
+	(map(select(.event == "layout-change")) | length) >= 2 and
+	(map(.generation) | . == sort)' "$tmp/mon.json" >/dev/null
+ok $? "monitor -j: one JSON line per event, device-del and device-add of $usp, layout changes" "$tmp/mon.json"
+"$T" topo >"$tmp/topo2.txt"
+diff -u "$tmp/topo.txt" "$tmp/topo2.txt" >"$tmp/d"
+ok $? "after the rescan, topo is as before" "$tmp/d"
+
+# --- 7. module unloaded: fallback with a note -------------------------------
+rmmod pcitopo
+ok $? "rmmod pcitopo"
+"$T" -j topo >"$tmp/fb2.json" 2>"$tmp/e"
+rc=$?
+[[ $rc == 0 && $(wc -l <"$tmp/e") == 1 ]] && grep -q "reading sysfs instead" "$tmp/e" &&
+	diff <(jq -S 'del(.generation, .source)' "$tmp/topo.json") \
+		<(jq -S 'del(.generation, .source)' "$tmp/fb2.json") >/dev/null
+ok $? "module unloaded: -j topo falls back to sysfs with one note, same matrix" "$tmp/e"
+"$T" --source netlink topo >"$tmp/o" 2>"$tmp/e"
+[[ $? == 1 ]] && grep -qx "topoctl: pcitopo module not loaded (modprobe pcitopo)" "$tmp/e"
+ok $? "module unloaded: --source netlink -> 'pcitopo module not loaded (modprobe pcitopo)', exit 1" "$tmp/e"
+
+rm -rf "$tmp"
+echo "# $L: $n tests, $fails failed"
+[[ $fails == 0 ]]

@@ -1,0 +1,25 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# topoctl in the emulated server, in each layout (guest/check_topoctl.sh
+# prints the TAP lines): topo against tests/vm/golden/topo-LAYOUT.txt, -j
+# output, the NCCL export, the sysfs source (libpci) against the module,
+# snapshot replay, monitor through a switch removal and rescan, errors, and
+# the fallback when the module is not loaded.
+# PCITOPO_LAYOUTS="cascade" to run fewer layouts.
+set -uo pipefail
+here=$(dirname "$(readlink -f "$0")")
+root=$(dirname "$(dirname "$here")")
+
+for f in kmod/pcitopo.ko cli/topoctl; do
+	if [[ ! -f $root/$f ]]; then
+		echo "not ok - t-topoctl: $f not built (run make)"
+		exit 1
+	fi
+done
+rc=0
+for layout in ${PCITOPO_LAYOUTS:-balance common cascade}; do
+	PCITOPO_TIMEOUT=${PCITOPO_TIMEOUT:-150} \
+		"$here/run-guest" "$layout" "$here/guest/check_topoctl.sh" || rc=1
+done
+exit "$rc"
