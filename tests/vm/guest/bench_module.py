@@ -26,7 +26,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import nlprobe  # noqa: E402
 
 ROOT = os.environ.get("PCITOPO_ROOT", os.getcwd())
-N = int(os.environ.get("BENCH_N", "20"))
+N = int(os.environ.get("BENCH_N", "10"))
 SYS = "/sys/kernel/pcitopo"
 
 
@@ -115,7 +115,7 @@ def main():
         ("lspci -tv", ["lspci", "-tv"]),
         ("lstopo-no-graphics", ["lstopo-no-graphics"]),
     ]
-    n_cmd = max(5, N // 2)
+    n_cmd = max(3, N // 2)
     res = [(name, median_ms(lambda a=argv: run(*a), n_cmd)) for name, argv in cmds]
     base = res[0][1]
     print("whole commands (N=%d):" % n_cmd)
