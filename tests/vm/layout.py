@@ -11,6 +11,10 @@ import os
 HERE = os.path.dirname(os.path.abspath(__file__))
 LAYOUT_DIR = os.path.join(HERE, "layouts")
 NAMES = ("balance", "common", "cascade")
+# The MUX method's superset topology: one set of switches and ports, gpu4-7
+# wired differently per layout (mux-map.json says where).
+MUX_NAMES = tuple("mux-" + n for n in NAMES)
+MUX_MAP = os.path.join(LAYOUT_DIR, "mux-map.json")
 
 
 def load(name):
@@ -110,7 +114,8 @@ def derive(lay):
     pl = _place(lay)
     eps = [e["id"] for e in lay["endpoints"]]
     gpus = [e for e in eps if pl[e]["kind"] == "gpu"]
-    exp = {"layout": lay["name"], "gpus": {}, "paths": {}}
+    # "layout": the layout the topology is (mux-balance.json is balance).
+    exp = {"layout": lay.get("layout", lay["name"]), "gpus": {}, "paths": {}}
     for g in gpus:
         p = pl[g]
         exp["gpus"][g] = {"switch": p["switches"][0] if p["switches"] else None,
@@ -129,4 +134,39 @@ def check(lay):
         if want.get(key) != got[key]:
             errs.append(f"{lay['name']}: expect.{key} differs from the topology:"
                         f" json={json.dumps(want.get(key))} derived={json.dumps(got[key])}")
+    return errs
+
+
+def check_mux_map(path=MUX_MAP):
+    """Differences between mux-map.json and the mux-*.json layouts: every
+    layout's mapped devices sit on the mapped ports, everything else is the
+    same in all of them, and the ports exist everywhere."""
+    errs = []
+    with open(path, encoding="utf-8") as f:
+        m = json.load(f)
+    lays = {n: load("mux-" + n) for n in NAMES}
+    for n, lay in lays.items():
+        eps = {e["id"]: e for e in lay["endpoints"]}
+        for d, port in m["ports"].get(n, {}).items():
+            if d not in m["devices"]:
+                errs.append(f"mux-map: {n}: {d} has no device entry")
+            elif eps.get(d, {}).get("port") != port:
+                errs.append(f"mux-map: {n}: {d} on {port}, mux-{n}.json says "
+                            f"{eps.get(d, {}).get('port')}")
+            elif eps[d]["device"] != m["devices"][d]["device"]:
+                errs.append(f"mux-map: {d}: device differs from mux-{n}.json")
+        if set(m["ports"].get(n, {})) != set(m["devices"]):
+            errs.append(f"mux-map: ports.{n} does not name every device")
+    base = lays[NAMES[0]]
+    strip = lambda lay: {k: v for k, v in lay.items()  # noqa: E731
+                         if k not in ("name", "layout", "description",
+                                      "expect", "endpoints")}
+    fixed = lambda lay: sorted(  # noqa: E731
+        (json.dumps(e, sort_keys=True) for e in lay["endpoints"]
+         if e["id"] not in m["devices"]))
+    for n, lay in lays.items():
+        if strip(lay) != strip(base):
+            errs.append(f"mux-{n}: switches/ports differ from mux-{NAMES[0]}")
+        if fixed(lay) != fixed(base):
+            errs.append(f"mux-{n}: devices outside the MUX differ")
     return errs
