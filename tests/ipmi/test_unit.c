@@ -85,8 +85,8 @@ static void test_good_platforms(void)
 	tap_ok(p.nunits == 3 && !strcmp(p.units[2],
 					"nvidia-fabricmanager.service"),
 	       "switchfw: three units to stop");
-	tap_ok(p.nids == 1 && p.gpu_ids[0].vendor == 0x1af4 &&
-	       p.gpu_ids[0].device == 0x1050, "switchfw: extra GPU ID 1af4:1050");
+	tap_ok(p.nids == 1 && p.gpu_ids[0].vendor == 0x1234 &&
+	       p.gpu_ids[0].device == 0x1111, "switchfw: extra GPU ID 1234:1111");
 
 	ret = pt_platform_load("platforms/emulated-mux.conf", &p, err,
 			       sizeof(err));
