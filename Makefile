@@ -42,6 +42,8 @@ vm-test: all
 
 bench: all
 	$(MAKE) -C tests/unit bench
+	tests/ipmi/bench-ipmi
+	tests/ipmi/bench-inband
 	tests/vm/run-bench
 
 clean:
