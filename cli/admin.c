@@ -26,9 +26,30 @@ static int port_arg(struct ctx *c, const char *arg, char *addr, size_t len)
 	return 0;
 }
 
+/* Run the module's operation op on port addr (NULL: none given); an error
+ * names it as "op ADDR". */
+static int port_op(struct ctx *c, const char *op,
+		   int (*fn)(struct pt_nl *h, const char *addr),
+		   const char *addr)
+{
+	char what[48];
+	int r;
+
+	r = open_nl(c);
+	if (r)
+		return r;
+	r = fn(c->nl, addr);
+	if (r) {
+		snprintf(what, sizeof(what), "%s%s%s", op, addr ? " " : "",
+			 addr ? addr : "");
+		return nl_error(c, what, r);
+	}
+	return 0;
+}
+
 int do_rescan(struct ctx *c, int argc, char **argv)
 {
-	char addr[PCITOPO_ADDR_LEN], what[48];
+	char addr[PCITOPO_ADDR_LEN];
 	int r;
 
 	if (want_help(c, "rescan", argc, argv))
@@ -38,21 +59,12 @@ int do_rescan(struct ctx *c, int argc, char **argv)
 				   "Try 'topoctl rescan help'.", argv[1]);
 	if (argc == 1 && (r = port_arg(c, argv[0], addr, sizeof(addr))))
 		return r;
-	r = open_nl(c);
-	if (r)
-		return r;
-	r = pt_nl_rescan(c->nl, argc ? addr : NULL);
-	if (r) {
-		snprintf(what, sizeof(what), "rescan%s%s", argc ? " " : "",
-			 argc ? addr : "");
-		return nl_error(c, what, r);
-	}
-	return 0;
+	return port_op(c, "rescan", pt_nl_rescan, argc ? addr : NULL);
 }
 
 int do_detach(struct ctx *c, int argc, char **argv)
 {
-	char addr[PCITOPO_ADDR_LEN], what[48];
+	char addr[PCITOPO_ADDR_LEN];
 	int r;
 
 	if (want_help(c, "detach", argc, argv))
@@ -63,15 +75,7 @@ int do_detach(struct ctx *c, int argc, char **argv)
 	r = port_arg(c, argv[0], addr, sizeof(addr));
 	if (r)
 		return r;
-	r = open_nl(c);
-	if (r)
-		return r;
-	r = pt_nl_detach(c->nl, addr);
-	if (r) {
-		snprintf(what, sizeof(what), "detach %s", addr);
-		return nl_error(c, what, r);
-	}
-	return 0;
+	return port_op(c, "detach", pt_nl_detach, addr);
 }
 
 int do_refresh(struct ctx *c, int argc, char **argv)

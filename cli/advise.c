@@ -16,11 +16,42 @@
 #include "ptm_cli.h"
 #include "units.h"
 
-#define MAX_SETS	32
+int bad_value(struct ctx *c, const char *opt, const char *val,
+	      const char *want)
+{
+	if (!val)
+		return usage_error(c, "'%s' needs a value (%s)", opt, want);
+	return usage_error(c, "bad value '%s' for %s (%s)", val, opt, want);
+}
 
-int model_params(struct ctx *c, const char *config, char **sets, int nsets,
+bool model_opt(struct ctx *c, int argc, char **argv, int *i,
+	       struct model_opts *m, int *rc)
+{
+	const char *v;
+
+	*rc = 0;
+	if (opt_is("--config", argc, argv, i, &v)) {
+		if (!v)
+			*rc = bad_value(c, "--config", v, "a file");
+		else
+			m->config = v;
+		return true;
+	}
+	if (!opt_is("--set", argc, argv, i, &v))
+		return false;
+	if (!v)
+		*rc = bad_value(c, "--set", v, "KEY=VALUE");
+	else if (m->nsets == MAX_SETS)
+		*rc = usage_error(c, "more than %d --set", MAX_SETS);
+	else
+		m->sets[m->nsets++] = v;
+	return true;
+}
+
+int model_params(struct ctx *c, const struct model_opts *m,
 		 struct ptm_params *p)
 {
+	const char *config = m->config;
 	char err[320];
 	int i, r;
 
@@ -37,11 +68,11 @@ int model_params(struct ctx *c, const char *config, char **sets, int nsets,
 		fprintf(c->err, "topoctl: %s: %s\n", config, strerror(-r));
 		return 1;
 	}
-	for (i = 0; i < nsets; i++) {
-		if (!ptm_param_set(p, sets[i]))
+	for (i = 0; i < m->nsets; i++) {
+		if (!ptm_param_set(p, m->sets[i]))
 			continue;
 		fprintf(c->err, "topoctl: bad --set '%s': KEY=VALUE with KEY "
-			"one of:\n", sets[i]);
+			"one of:\n", m->sets[i]);
 		for (r = 0; r < __PTM_P_COUNT; r++)
 			fprintf(c->err, "  %-11s %s\n",
 				ptm_param_name((enum ptm_param_id)r),
@@ -97,20 +128,10 @@ struct advise_opts {
 	struct ptm_workload w;
 	struct ptm_hw hw;
 	bool synthetic, hw_given[5];
-	const char *config;
-	char *sets[MAX_SETS];
-	int nsets;
+	struct model_opts model;
 };
 
 enum { HW_GPU, HW_UPLINK, HW_ROOT, HW_CPUS, HW_GPS };
-
-static int bad_value(struct ctx *c, const char *opt, const char *val,
-		     const char *want)
-{
-	if (!val)
-		return usage_error(c, "'%s' needs a value (%s)", opt, want);
-	return usage_error(c, "bad value '%s' for %s (%s)", val, opt, want);
-}
 
 static int parse_advise(struct ctx *c, int argc, char **argv,
 			struct advise_opts *o)
@@ -119,7 +140,7 @@ static int parse_advise(struct ctx *c, int argc, char **argv,
 	unsigned long n;
 	const char *v;
 	double x;
-	int i;
+	int i, r;
 
 	ptm_workload_ref("custom", &o->w);
 	ptm_hw_default(&o->hw);
@@ -199,17 +220,9 @@ static int parse_advise(struct ctx *c, int argc, char **argv,
 			o->hw_given[HW_GPS] = true;
 		} else if (flag_is("--synthetic", a)) {
 			o->synthetic = true;
-		} else if (opt_is("--config", argc, argv, &i, &v)) {
-			if (!v)
-				return bad_value(c, "--config", v, "a file");
-			o->config = v;
-		} else if (opt_is("--set", argc, argv, &i, &v)) {
-			if (!v)
-				return bad_value(c, "--set", v, "KEY=VALUE");
-			if (o->nsets == MAX_SETS)
-				return usage_error(c, "more than %d --set",
-						   MAX_SETS);
-			o->sets[o->nsets++] = (char *)v;
+		} else if (model_opt(c, argc, argv, &i, &o->model, &r)) {
+			if (r)
+				return r;
 		} else {
 			return usage_error(c, "unknown option '%s' to 'advise'\n"
 					   "Try 'topoctl advise help'.", a);
@@ -504,7 +517,7 @@ int do_advise(struct ctx *c, int argc, char **argv)
 	r = parse_advise(c, argc, argv, &o);
 	if (r >= 0)
 		return r;
-	r = model_params(c, o.config, o.sets, o.nsets, &p);
+	r = model_params(c, &o.model, &p);
 	if (r)
 		return r;
 	r = advise_hw(c, &o, &now, &from);

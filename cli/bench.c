@@ -19,23 +19,11 @@
 #include "ptm_cli.h"
 #include "units.h"
 
-#define MAX_SETS	32
-
 struct bench_opts {
 	struct bench_cfg cfg;
 	bool link_check;
-	const char *config;
-	char *sets[MAX_SETS];
-	int nsets;
+	struct model_opts model;
 };
-
-static int bad_value(struct ctx *c, const char *opt, const char *val,
-		     const char *want)
-{
-	if (!val)
-		return usage_error(c, "'%s' needs a value (%s)", opt, want);
-	return usage_error(c, "bad value '%s' for %s (%s)", val, opt, want);
-}
 
 static int parse_bench(struct ctx *c, int argc, char **argv,
 		       struct bench_opts *o)
@@ -43,7 +31,7 @@ static int parse_bench(struct ctx *c, int argc, char **argv,
 	unsigned long n;
 	const char *v;
 	double x;
-	int i;
+	int i, r;
 
 	o->cfg.size = 64UL << 20;
 	o->cfg.iters = 20;
@@ -73,17 +61,9 @@ static int parse_bench(struct ctx *c, int argc, char **argv,
 			o->cfg.lat_iters = n;
 		} else if (flag_is("--link-check", a)) {
 			o->link_check = true;
-		} else if (opt_is("--config", argc, argv, &i, &v)) {
-			if (!v)
-				return bad_value(c, "--config", v, "a file");
-			o->config = v;
-		} else if (opt_is("--set", argc, argv, &i, &v)) {
-			if (!v)
-				return bad_value(c, "--set", v, "KEY=VALUE");
-			if (o->nsets == MAX_SETS)
-				return usage_error(c, "more than %d --set",
-						   MAX_SETS);
-			o->sets[o->nsets++] = (char *)v;
+		} else if (model_opt(c, argc, argv, &i, &o->model, &r)) {
+			if (r)
+				return r;
 		} else if (a[0] == '-') {
 			return usage_error(c, "unknown option '%s' to 'bench'\n"
 					   "Try 'topoctl bench help'.", a);
@@ -413,7 +393,7 @@ int do_bench(struct ctx *c, int argc, char **argv)
 	r = parse_bench(c, argc, argv, &o);
 	if (r >= 0)
 		return r;
-	r = model_params(c, o.config, o.sets, o.nsets, &p);
+	r = model_params(c, &o.model, &p);
 	if (r)
 		return r;
 	if (o.link_check)

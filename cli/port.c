@@ -20,39 +20,42 @@ static bool is_port(const struct pt_device *d)
 	       d->role == PCITOPO_ROLE_BRIDGE;
 }
 
+static const int link_attrs[] = {
+	PCITOPO_A_DEV_LINK_SPEED, PCITOPO_A_DEV_LINK_WIDTH,
+	PCITOPO_A_DEV_LINK_MAX_SPEED, PCITOPO_A_DEV_LINK_MAX_WIDTH,
+	PCITOPO_A_DEV_LINK_BW, PCITOPO_A_DEV_LINK_MAX_BW,
+	PCITOPO_A_DEV_LINK_FLAGS,
+};
+
+/* The link figures of out, and which of them are present, become from's. */
+static void take_link(struct pt_device *out, const struct pt_device *from)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(link_attrs) / sizeof(link_attrs[0]); i++) {
+		out->present &= ~PT_BIT(link_attrs[i]);
+		out->present |= from->present & PT_BIT(link_attrs[i]);
+	}
+	out->link_speed = from->link_speed;
+	out->link_width = from->link_width;
+	out->link_max_speed = from->link_max_speed;
+	out->link_max_width = from->link_max_width;
+	out->link_bw = from->link_bw;
+	out->link_max_bw = from->link_max_bw;
+	out->link_flags = from->link_flags;
+}
+
 void port_link_view(const struct pt_topology *t, const struct pt_device *d,
 		    struct pt_device *out)
 {
-	static const int link_attrs[] = {
-		PCITOPO_A_DEV_LINK_SPEED, PCITOPO_A_DEV_LINK_WIDTH,
-		PCITOPO_A_DEV_LINK_MAX_SPEED, PCITOPO_A_DEV_LINK_MAX_WIDTH,
-		PCITOPO_A_DEV_LINK_BW, PCITOPO_A_DEV_LINK_MAX_BW,
-		PCITOPO_A_DEV_LINK_FLAGS,
-	};
+	static const struct pt_device no_link;
 	const struct pt_device *h = link_holder(t, d);
-	size_t i;
 
 	*out = *d;
 	if (h == d)
 		return;
-	for (i = 0; i < sizeof(link_attrs) / sizeof(link_attrs[0]); i++)
-		out->present &= ~PT_BIT(link_attrs[i]);
-	out->link_speed = out->link_max_speed = 0;
-	out->link_width = out->link_max_width = 0;
-	out->link_bw = out->link_max_bw = 0;
-	out->link_flags = 0;
-	out->present |= PT_BIT(PCITOPO_A_DEV_LINK_FLAGS);	/* "no link" */
-	if (!h)
-		return;
-	for (i = 0; i < sizeof(link_attrs) / sizeof(link_attrs[0]); i++)
-		out->present |= h->present & PT_BIT(link_attrs[i]);
-	out->link_speed = h->link_speed;
-	out->link_width = h->link_width;
-	out->link_max_speed = h->link_max_speed;
-	out->link_max_width = h->link_max_width;
-	out->link_bw = h->link_bw;
-	out->link_max_bw = h->link_max_bw;
-	out->link_flags = h->link_flags;
+	take_link(out, h ? h : &no_link);
+	out->present |= PT_BIT(PCITOPO_A_DEV_LINK_FLAGS);	/* 0: "no link" */
 }
 
 int print_ports(struct ctx *c, const struct pt_topology *t,

@@ -14,10 +14,27 @@
  * CUDA device): 77, the automake convention for a skipped test. */
 #define EXIT_SKIP	77
 
-/* The model's constants: defaults, then config (PTM_CONF_DEFAULT when
+#define MAX_SETS	32
+
+/* --config FILE and each --set KEY=VALUE, as both commands take them. */
+struct model_opts {
+	const char *config;		/* NULL: PTM_CONF_DEFAULT */
+	const char *sets[MAX_SETS];
+	int nsets;
+};
+
+/* The usage error of an option without a value (val NULL) or with a bad
+ * one; want says what it takes. Returns EXIT_USAGE. */
+int bad_value(struct ctx *c, const char *opt, const char *val,
+	      const char *want);
+/* Whether argv[*i] is --config or --set (its value taken as opt_is() does);
+ * if so, it is recorded in m and *rc is 0 or an exit code after a message. */
+bool model_opt(struct ctx *c, int argc, char **argv, int *i,
+	       struct model_opts *m, int *rc);
+/* The model's constants: defaults, then m->config (PTM_CONF_DEFAULT when
  * NULL; a missing default file is fine), then each --set KEY=VALUE.
  * Returns 0 or an exit code after a message. */
-int model_params(struct ctx *c, const char *config, char **sets, int nsets,
+int model_params(struct ctx *c, const struct model_opts *m,
 		 struct ptm_params *p);
 /* The topology now, as core nodes (index i is t->devices[i]). Returns 0 or
  * an exit code after a message; on 0 free with model_topo_free(). */

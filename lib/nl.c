@@ -115,6 +115,13 @@ static int on_valid(struct nl_msg *msg, void *arg)
 	return NL_OK;
 }
 
+/* The request is answered: stop reading. */
+static int req_done(struct req *rq)
+{
+	rq->done = true;
+	return NL_STOP;
+}
+
 static int on_finish(struct nl_msg *msg, void *arg)
 {
 	struct nlmsghdr *nlh = nlmsg_hdr(msg);
@@ -129,17 +136,13 @@ static int on_finish(struct nl_msg *msg, void *arg)
 			take_extack(rq->h, nlh, nlmsg_data(nlh), sizeof(int));
 		}
 	}
-	rq->done = true;
-	return NL_STOP;
+	return req_done(rq);
 }
 
 static int on_ack(struct nl_msg *msg, void *arg)
 {
-	struct req *rq = arg;
-
 	(void)msg;
-	rq->done = true;
-	return NL_STOP;
+	return req_done(arg);
 }
 
 static int on_error(struct sockaddr_nl *nla, struct nlmsgerr *e, void *arg)
@@ -154,8 +157,7 @@ static int on_error(struct sockaddr_nl *nla, struct nlmsgerr *e, void *arg)
 		off += e->msg.nlmsg_len >= NLMSG_HDRLEN ?
 		       e->msg.nlmsg_len - NLMSG_HDRLEN : 0;
 	take_extack(rq->h, nlh, e, off);
-	rq->done = true;
-	return NL_STOP;
+	return req_done(rq);
 }
 
 static int on_intr(struct nl_msg *msg, void *arg)
@@ -504,24 +506,26 @@ static int dump_into(struct pt_nl *h, uint8_t cmd, const char *from,
 	return -EAGAIN;
 }
 
-int pt_nl_dump_devices(struct pt_nl *h, struct pt_topology *t)
+/* dump_into(), then t takes the dump's generation unless it was empty. */
+static int dump_gen(struct pt_nl *h, uint8_t cmd, const char *from,
+		    struct pt_topology *t)
 {
 	uint64_t gen = 0;
-	int r = dump_into(h, PCITOPO_CMD_GET_DEVICE, NULL, t, &gen);
+	int r = dump_into(h, cmd, from, t, &gen);
 
 	if (!r && gen)
 		t->generation = gen;
 	return r;
 }
 
+int pt_nl_dump_devices(struct pt_nl *h, struct pt_topology *t)
+{
+	return dump_gen(h, PCITOPO_CMD_GET_DEVICE, NULL, t);
+}
+
 int pt_nl_dump_paths(struct pt_nl *h, const char *from, struct pt_topology *t)
 {
-	uint64_t gen = 0;
-	int r = dump_into(h, PCITOPO_CMD_GET_PATH, from, t, &gen);
-
-	if (!r && gen)
-		t->generation = gen;
-	return r;
+	return dump_gen(h, PCITOPO_CMD_GET_PATH, from, t);
 }
 
 int pt_nl_load_topology(struct pt_nl *h, struct pt_topology *t)
