@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "topoctl.h"
+#include "topod-client.h"
 
 static int do_help(struct ctx *c, int argc, char **argv);
 
@@ -41,6 +42,9 @@ const struct cmd topoctl_objects[] = {
 	  "topoctl bench [ --size SIZE ] [ --iterations N ] [ --warmup N ]\n"
 	  "       [ --latency-iterations N ] [ --config FILE ] [ --set KEY=VALUE ]...\n"
 	  "topoctl bench --link-check" },
+	{ "set", do_set,
+	  "topoctl set { balance | common | cascade } [ --force ] [ --power-cycle ] [ --no-wait ]" },
+	{ "status", do_status, "topoctl status [ -j ]" },
 	{ "help", do_help, "topoctl help" },
 	{ NULL, NULL, NULL }
 };

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * topoctl status: what topod says (org.pcitopo.Topod1.Status), as
+ * "Key: value" lines or, with -j, one JSON object.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "topod-client.h"
+
+int topod_connect(struct ctx *c, sd_bus **bus)
+{
+	sd_bus_error e = SD_BUS_ERROR_NULL;
+	sd_bus_message *reply = NULL;
+	int has = 0, r;
+
+	r = sd_bus_open_system(bus);
+	if (r < 0) {
+		fprintf(c->err, "topoctl: cannot connect to the system bus: %s\n"
+			"topod is not running (systemctl start topod)\n",
+			strerror(-r));
+		return 1;
+	}
+	r = sd_bus_call_method(*bus, "org.freedesktop.DBus",
+			       "/org/freedesktop/DBus", "org.freedesktop.DBus",
+			       "NameHasOwner", &e, &reply, "s", TOPOD_BUS_NAME);
+	if (r >= 0)
+		r = sd_bus_message_read(reply, "b", &has);
+	sd_bus_message_unref(reply);
+	sd_bus_error_free(&e);
+	if (r < 0 || !has) {
+		fputs("topoctl: topod is not running (systemctl start topod)\n",
+		      c->err);
+		*bus = sd_bus_flush_close_unref(*bus);
+		return 1;
+	}
+	return 0;
+}
+
+int topod_error(struct ctx *c, const char *what, const sd_bus_error *e,
+		int r)
+{
+	const char *msg = e && e->message ? e->message : strerror(-r);
+
+	if (e && sd_bus_error_has_names(e, SD_BUS_ERROR_SERVICE_UNKNOWN,
+					SD_BUS_ERROR_NAME_HAS_NO_OWNER,
+					SD_BUS_ERROR_NO_REPLY))
+		fprintf(c->err, "topoctl: topod is not running (systemctl "
+			"start topod)\n");
+	else if (e && sd_bus_error_has_names(e, SD_BUS_ERROR_ACCESS_DENIED,
+			SD_BUS_ERROR_INTERACTIVE_AUTHORIZATION_REQUIRED))
+		fprintf(c->err, "topoctl: %s: access denied: %s\n", what, msg);
+	else if (e && sd_bus_error_has_name(e, "org.pcitopo.Topod1.Error.Busy"))
+		fprintf(c->err, "topoctl: %s: busy: %s\n", what, msg);
+	else
+		fprintf(c->err, "topoctl: %s: %s\n", what, msg);
+	return 1;
+}
+
+struct status {
+	char layout[32], reason[160], pending[32], state[32], phase[32];
+	char target[32], last_error[512], committed[32], platform[80];
+	char method[16], apply[16], bmc[256];
+	uint64_t generation, module_generation;
+	uint32_t gpus;
+};
+
+static int read_status(sd_bus_message *m, struct status *s)
+{
+	const char *key;
+	int r;
+
+	r = sd_bus_message_enter_container(m, 'a', "{sv}");
+	if (r < 0)
+		return r;
+	while ((r = sd_bus_message_enter_container(m, 'e', "sv")) > 0) {
+		static const struct {
+			const char *key;
+			size_t off, len;
+		} strs[] = {
+#define S(k, f) { k, offsetof(struct status, f), sizeof(((struct status *)0)->f) }
+			S("Layout", layout), S("Reason", reason),
+			S("PendingLayout", pending), S("State", state),
+			S("Phase", phase), S("Target", target),
+			S("LastError", last_error),
+			S("CommittedLayout", committed),
+			S("Platform", platform), S("Method", method),
+			S("Apply", apply), S("BMC", bmc),
+#undef S
+		};
+		bool done = false;
+
+		r = sd_bus_message_read(m, "s", &key);
+		if (r < 0)
+			return r;
+		for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++) {
+			const char *v;
+
+			if (strcmp(key, strs[i].key))
+				continue;
+			r = sd_bus_message_read(m, "v", "s", &v);
+			if (r < 0)
+				return r;
+			snprintf((char *)s + strs[i].off, strs[i].len, "%s", v);
+			done = true;
+		}
+		if (!done && !strcmp(key, "Generation")) {
+			r = sd_bus_message_read(m, "v", "t", &s->generation);
+			done = true;
+		} else if (!done && !strcmp(key, "ModuleGeneration")) {
+			r = sd_bus_message_read(m, "v", "t",
+						&s->module_generation);
+			done = true;
+		} else if (!done && !strcmp(key, "GPUs")) {
+			r = sd_bus_message_read(m, "v", "u", &s->gpus);
+			done = true;
+		}
+		if (r < 0)
+			return r;
+		if (!done) {
+			r = sd_bus_message_skip(m, "v");
+			if (r < 0)
+				return r;
+		}
+		r = sd_bus_message_exit_container(m);
+		if (r < 0)
+			return r;
+	}
+	if (r < 0)
+		return r;
+	return sd_bus_message_exit_container(m);
+}
+
+static const char *or_dash(const char *s)
+{
+	return *s ? s : "-";
+}
+
+int do_status(struct ctx *c, int argc, char **argv)
+{
+	sd_bus_error e = SD_BUS_ERROR_NULL;
+	sd_bus_message *reply = NULL;
+	sd_bus *bus = NULL;
+	struct status s = { 0 };
+	int r, ret = 1;
+
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "-j") || !strcmp(argv[i], "--json"))
+			c->json = true;
+		else
+			return usage_error(c, "status: unknown argument '%s'\n"
+					   "Try 'topoctl status help'.", argv[i]);
+	}
+	if (topod_connect(c, &bus))
+		return 1;
+	r = sd_bus_call_method(bus, TOPOD_BUS_NAME, TOPOD_OBJECT, TOPOD_IFACE,
+			       "Status", &e, &reply, "");
+	if (r < 0) {
+		ret = topod_error(c, "status", &e, r);
+		goto out;
+	}
+	r = read_status(reply, &s);
+	if (r < 0) {
+		fprintf(c->err, "topoctl: status: malformed answer: %s\n",
+			strerror(-r));
+		goto out;
+	}
+	if (c->json) {
+		struct json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "layout", json_object_new_string(s.layout));
+		json_object_object_add(o, "reason", json_object_new_string(s.reason));
+		json_object_object_add(o, "state", json_object_new_string(s.state));
+		json_object_object_add(o, "pending_layout",
+				       s.pending[0] ? json_object_new_string(s.pending) : NULL);
+		json_object_object_add(o, "phase",
+				       s.phase[0] ? json_object_new_string(s.phase) : NULL);
+		json_object_object_add(o, "target",
+				       s.target[0] ? json_object_new_string(s.target) : NULL);
+		json_object_object_add(o, "last_error",
+				       s.last_error[0] ? json_object_new_string(s.last_error) : NULL);
+		json_object_object_add(o, "committed_layout",
+				       json_object_new_string(s.committed));
+		json_object_object_add(o, "generation",
+				       json_object_new_int64((int64_t)s.generation));
+		json_object_object_add(o, "platform", json_object_new_string(s.platform));
+		json_object_object_add(o, "method", json_object_new_string(s.method));
+		json_object_object_add(o, "apply", json_object_new_string(s.apply));
+		json_object_object_add(o, "gpus", json_object_new_int64(s.gpus));
+		json_object_object_add(o, "module_generation",
+				       json_object_new_int64((int64_t)s.module_generation));
+		json_object_object_add(o, "bmc", json_object_new_string(s.bmc));
+		emit_json(c, o);
+	} else {
+		fprintf(c->out, "Layout:      %s%s%s%s\n", s.layout,
+			s.reason[0] ? " (" : "", s.reason, s.reason[0] ? ")" : "");
+		fprintf(c->out, "State:       %s", s.state);
+		if (s.phase[0])
+			fprintf(c->out, " (%s to %s)", s.phase, s.target);
+		fputc('\n', c->out);
+		fprintf(c->out, "Pending:     %s\n", or_dash(s.pending));
+		fprintf(c->out, "Committed:   %s (switches: %" PRIu64 ")\n",
+			s.committed, s.generation);
+		fprintf(c->out, "Platform:    %s (%s, %s), BMC %s\n", s.platform,
+			s.method, s.apply, s.bmc);
+		fprintf(c->out, "GPUs:        %u\n", s.gpus);
+		fprintf(c->out, "Last error:  %s\n", or_dash(s.last_error));
+	}
+	ret = 0;
+out:
+	sd_bus_message_unref(reply);
+	sd_bus_error_free(&e);
+	sd_bus_flush_close_unref(bus);
+	return ret;
+}

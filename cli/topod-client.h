@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * topoctl: the commands that talk to topod over D-Bus (set.c, status.c).
+ */
+#ifndef PCITOPO_CLI_TOPOD_CLIENT_H
+#define PCITOPO_CLI_TOPOD_CLIENT_H
+
+#include <systemd/sd-bus.h>
+
+#include "topoctl.h"
+
+#define TOPOD_BUS_NAME	"org.pcitopo.Topod"
+#define TOPOD_OBJECT	"/org/pcitopo/Topod"
+#define TOPOD_IFACE	"org.pcitopo.Topod1"
+
+int do_set(struct ctx *c, int argc, char **argv);
+int do_status(struct ctx *c, int argc, char **argv);
+
+/* status.c: connect to the system bus and check that topod is there;
+ * prints the reason and returns 1 otherwise. */
+int topod_connect(struct ctx *c, sd_bus **bus);
+/* Print a D-Bus error of a topod call in words; returns 1. */
+int topod_error(struct ctx *c, const char *what, const sd_bus_error *e,
+		int r);
+
+#endif

@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * topod: org.pcitopo.Topod1 on /org/pcitopo/Topod (one sd-bus vtable, as
+ * systemd-timedated). Documentation/org.pcitopo.Topod1.xml is the API.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "topod.h"
+
+static const struct {
+	const char *name;
+	int errnum;
+} errors[__TERR_MAX] = {
+	[TERR_OK] = { NULL, 0 },
+	[TERR_BUSY] = { TOPOD_ERR "Busy", EBUSY },
+	[TERR_INVALID_LAYOUT] = { TOPOD_ERR "InvalidLayout", EINVAL },
+	[TERR_UNSUPPORTED] = { TOPOD_ERR "Unsupported", EOPNOTSUPP },
+	[TERR_DEVICE_BUSY] = { TOPOD_ERR "DeviceBusy", ETXTBSY },
+	[TERR_BMC] = { TOPOD_ERR "BMC", EREMOTEIO },
+	[TERR_TIMEOUT] = { TOPOD_ERR "Timeout", ETIMEDOUT },
+	[TERR_VERIFY] = { TOPOD_ERR "Verify", EIO },
+	[TERR_INTERNAL] = { SD_BUS_ERROR_FAILED, EIO },
+};
+
+const sd_bus_error_map topod_errors[] = {
+	SD_BUS_ERROR_MAP(TOPOD_ERR "Busy", EBUSY),
+	SD_BUS_ERROR_MAP(TOPOD_ERR "InvalidLayout", EINVAL),
+	SD_BUS_ERROR_MAP(TOPOD_ERR "Unsupported", EOPNOTSUPP),
+	SD_BUS_ERROR_MAP(TOPOD_ERR "DeviceBusy", ETXTBSY),
+	SD_BUS_ERROR_MAP(TOPOD_ERR "BMC", EREMOTEIO),
+	SD_BUS_ERROR_MAP(TOPOD_ERR "Timeout", ETIMEDOUT),
+	SD_BUS_ERROR_MAP(TOPOD_ERR "Verify", EIO),
+	SD_BUS_ERROR_MAP_END
+};
+
+const char *terr_name(enum terr e)
+{
+	return (unsigned int)e < __TERR_MAX && errors[e].name ?
+	       errors[e].name : SD_BUS_ERROR_FAILED;
+}
+
+int terr_errno(enum terr e)
+{
+	return (unsigned int)e < __TERR_MAX ? errors[e].errnum : EIO;
+}
+
+static const char *const state_names[__TS_MAX] = {
+	[TS_IDLE] = "idle",
+	[TS_SWITCHING] = "switching",
+	[TS_ROLLING_BACK] = "rolling-back",
+	[TS_AWAITING_POWER_CYCLE] = "awaiting-power-cycle",
+	[TS_FAILED] = "failed",
+};
+
+const char *tstate_name(enum tstate s)
+{
+	return (unsigned int)s < __TS_MAX ? state_names[s] : "?";
+}
+
+static const char *lname(enum pcitopo_layout l)
+{
+	if (l == PCITOPO_LAYOUT_OTHER)
+		return "other";
+	return l && pt_platform_layout_name(l) ? pt_platform_layout_name(l) :
+	       (l ? "other" : "unknown");
+}
+
+int bus_reply_error(sd_bus_message *m, enum terr e, int errnum,
+		    const char *text)
+{
+	(void)errnum;
+	return sd_bus_reply_method_errorf(m, terr_name(e), "%s", text);
+}
+
+/* --- methods ----------------------------------------------------------- */
+
+static void set_layout_authorized(struct topod *d, sd_bus_message *m)
+{
+	const char *name;
+	uint64_t flags;
+	enum pcitopo_layout l;
+	int r;
+
+	r = sd_bus_message_rewind(m, true);
+	if (r >= 0)
+		r = sd_bus_message_read(m, "st", &name, &flags);
+	if (r < 0) {
+		(void)sd_bus_reply_method_errno(m, r, NULL);
+		return;
+	}
+	l = pt_platform_layout_by_name(name);
+	/* a request that raced ours while polkit thought */
+	if (d->job) {
+		(void)sd_bus_reply_method_errorf(m, TOPOD_ERR "Busy",
+			"a switch to %s is in progress (%s)", lname(d->target),
+			d->phase[0] ? d->phase : "starting");
+		return;
+	}
+	r = topod_start_job(d, JOB_SWITCH, l, flags, NULL);
+	if (r < 0) {
+		(void)sd_bus_reply_method_errno(m, r, NULL);
+		return;
+	}
+	d->pending_call = sd_bus_message_ref(m);
+}
+
+static int method_set_layout(sd_bus_message *m, void *userdata,
+			     sd_bus_error *error)
+{
+	struct topod *d = userdata;
+	const char *name;
+	uint64_t flags;
+	enum pcitopo_layout l;
+	int r;
+
+	r = sd_bus_message_read(m, "st", &name, &flags);
+	if (r < 0)
+		return r;
+	l = pt_platform_layout_by_name(name);
+	if (!l)
+		return sd_bus_error_setf(error, TOPOD_ERR "InvalidLayout",
+			"\"%s\" is not a layout (balance, common, cascade)",
+			name);
+	if (flags & ~TOPOD_F_ALL)
+		return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
+					 "unknown flags 0x%llx",
+					 (unsigned long long)(flags & ~TOPOD_F_ALL));
+	if (!d->plat.layouts[l].present)
+		return sd_bus_error_setf(error, TOPOD_ERR "Unsupported",
+			"platform %s does not support the %s layout",
+			d->plat.name, name);
+	if (d->job)
+		return sd_bus_error_setf(error, TOPOD_ERR "Busy",
+			"a switch to %s is in progress (%s)", lname(d->target),
+			d->phase[0] ? d->phase : "starting");
+	return polkit_check(d, m, set_layout_authorized, error);
+}
+
+static int method_get_layout(sd_bus_message *m, void *userdata,
+			     sd_bus_error *error)
+{
+	struct topod *d = userdata;
+
+	(void)error;
+	topod_refresh(d, false);
+	return sd_bus_reply_method_return(m, "ss", lname(d->layout), d->reason);
+}
+
+static int method_recheck(sd_bus_message *m, void *userdata,
+			  sd_bus_error *error)
+{
+	struct topod *d = userdata;
+
+	(void)error;
+	topod_refresh(d, true);
+	return sd_bus_reply_method_return(m, "");
+}
+
+#define APPEND(type, key, sig, val) do { \
+	r = sd_bus_message_append(reply, "{sv}", key, sig, val); \
+	if (r < 0) goto fail; } while (0)
+
+static int method_status(sd_bus_message *m, void *userdata,
+			 sd_bus_error *error)
+{
+	struct topod *d = userdata;
+	sd_bus_message *reply = NULL;
+	int r;
+
+	(void)error;
+	topod_refresh(d, false);
+	r = sd_bus_message_new_method_return(m, &reply);
+	if (r < 0)
+		return r;
+	r = sd_bus_message_open_container(reply, 'a', "{sv}");
+	if (r < 0)
+		goto fail;
+	APPEND(s, "Layout", "s", lname(d->layout));
+	APPEND(s, "Reason", "s", d->reason);
+	APPEND(s, "PendingLayout", "s",
+	       d->pending ? lname(d->pending) : "");
+	APPEND(s, "State", "s", tstate_name(d->state));
+	APPEND(s, "Phase", "s", d->phase);
+	APPEND(s, "Target", "s", d->job ? lname(d->target) : "");
+	APPEND(s, "LastError", "s", d->last_error);
+	APPEND(t, "Generation", "t", d->committed.generation);
+	APPEND(s, "CommittedLayout", "s", lname(d->committed.layout));
+	APPEND(s, "Platform", "s", d->plat.name);
+	APPEND(s, "Method", "s",
+	       d->plat.method == PT_PLAT_METHOD_MUX ? "mux" : "switchfw");
+	APPEND(s, "Apply", "s", d->plat.apply == PT_PLAT_APPLY_ONLINE ?
+	       "online" : "power-cycle");
+	APPEND(u, "GPUs", "u", d->gpus);
+	APPEND(t, "ModuleGeneration", "t", d->module_generation);
+	APPEND(s, "BMC", "s", d->cfg.transport == BMC_INBAND ? d->cfg.device :
+	       d->cfg.host);
+	{
+		const char *supported[4] = { NULL };
+		unsigned int n = 0;
+
+		for (int l = PCITOPO_LAYOUT_BALANCE;
+		     l <= PCITOPO_LAYOUT_CASCADE; l++)
+			if (d->plat.layouts[l].present)
+				supported[n++] = lname((enum pcitopo_layout)l);
+		r = sd_bus_message_open_container(reply, 'e', "sv");
+		if (r >= 0)
+			r = sd_bus_message_append(reply, "s", "Layouts");
+		if (r >= 0)
+			r = sd_bus_message_open_container(reply, 'v', "as");
+		if (r >= 0)
+			r = sd_bus_message_append_strv(reply, (char **)supported);
+		if (r >= 0)
+			r = sd_bus_message_close_container(reply);
+		if (r >= 0)
+			r = sd_bus_message_close_container(reply);
+		if (r < 0)
+			goto fail;
+	}
+	r = sd_bus_message_close_container(reply);
+	if (r < 0)
+		goto fail;
+	r = sd_bus_send(NULL, reply, NULL);
+fail:
+	sd_bus_message_unref(reply);
+	return r;
+}
+
+/* --- properties -------------------------------------------------------- */
+
+static int prop_get(sd_bus *bus, const char *path, const char *iface,
+		    const char *prop, sd_bus_message *reply, void *userdata,
+		    sd_bus_error *error)
+{
+	struct topod *d = userdata;
+
+	(void)bus; (void)path; (void)iface; (void)error;
+	if (!strcmp(prop, "Layout"))
+		return sd_bus_message_append(reply, "s", lname(d->layout));
+	if (!strcmp(prop, "PendingLayout"))
+		return sd_bus_message_append(reply, "s",
+					     d->pending ? lname(d->pending) : "");
+	if (!strcmp(prop, "State"))
+		return sd_bus_message_append(reply, "s", tstate_name(d->state));
+	if (!strcmp(prop, "LastError"))
+		return sd_bus_message_append(reply, "s", d->last_error);
+	if (!strcmp(prop, "Generation"))
+		return sd_bus_message_append(reply, "t",
+					     d->committed.generation);
+	if (!strcmp(prop, "Platform"))
+		return sd_bus_message_append(reply, "s", d->plat.name);
+	return -ENOENT;
+}
+
+static const sd_bus_vtable topod_vtable[] = {
+	SD_BUS_VTABLE_START(0),
+	SD_BUS_PROPERTY("Layout", "s", prop_get, 0,
+			SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+	SD_BUS_PROPERTY("PendingLayout", "s", prop_get, 0,
+			SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+	SD_BUS_PROPERTY("State", "s", prop_get, 0,
+			SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+	SD_BUS_PROPERTY("LastError", "s", prop_get, 0,
+			SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+	SD_BUS_PROPERTY("Generation", "t", prop_get, 0,
+			SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+	SD_BUS_PROPERTY("Platform", "s", prop_get, 0,
+			SD_BUS_VTABLE_PROPERTY_CONST),
+	SD_BUS_METHOD_WITH_NAMES("SetLayout", "st", SD_BUS_PARAM(layout)
+				 SD_BUS_PARAM(flags), "", ,
+				 method_set_layout,
+				 SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_METHOD_WITH_NAMES("GetLayout", "", , "ss",
+				 SD_BUS_PARAM(layout) SD_BUS_PARAM(reason),
+				 method_get_layout, SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_METHOD_WITH_NAMES("Status", "", , "a{sv}",
+				 SD_BUS_PARAM(status), method_status,
+				 SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_METHOD("Recheck", "", "", method_recheck,
+		      SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_SIGNAL_WITH_NAMES("Phase", "sssts", SD_BUS_PARAM(layout)
+				 SD_BUS_PARAM(phase) SD_BUS_PARAM(status)
+				 SD_BUS_PARAM(elapsed_usec)
+				 SD_BUS_PARAM(message), 0),
+	SD_BUS_SIGNAL_WITH_NAMES("Finished", "sbs", SD_BUS_PARAM(layout)
+				 SD_BUS_PARAM(ok) SD_BUS_PARAM(error), 0),
+	SD_BUS_SIGNAL_WITH_NAMES("Drift", "ss", SD_BUS_PARAM(layout)
+				 SD_BUS_PARAM(message), 0),
+	SD_BUS_VTABLE_END
+};
+
+int bus_setup(struct topod *d)
+{
+	int r;
+
+	r = sd_bus_add_object_vtable(d->bus, &d->vtable_slot, TOPOD_OBJECT,
+				     TOPOD_IFACE, topod_vtable, d);
+	if (r < 0)
+		return r;
+	return sd_bus_add_object_manager(d->bus, NULL, "/org/pcitopo");
+}
+
+void bus_emit_phase(struct topod *d, const struct tmsg *m)
+{
+	(void)sd_bus_emit_signal(d->bus, TOPOD_OBJECT, TOPOD_IFACE, "Phase",
+				 "sssts", lname(m->layout), m->phase, m->status,
+				 m->elapsed_usec, m->text);
+}
+
+void bus_emit_finished(struct topod *d, const struct tmsg *m)
+{
+	(void)sd_bus_emit_signal(d->bus, TOPOD_OBJECT, TOPOD_IFACE, "Finished",
+				 "sbs", lname(m->layout), (int)m->ok, m->text);
+}
+
+void bus_emit_drift(struct topod *d, const char *msg)
+{
+	(void)sd_bus_emit_signal(d->bus, TOPOD_OBJECT, TOPOD_IFACE, "Drift",
+				 "ss", lname(d->layout), msg);
+}
+
+void bus_props_changed(struct topod *d)
+{
+	(void)sd_bus_emit_properties_changed(d->bus, TOPOD_OBJECT, TOPOD_IFACE,
+					     "Layout", "PendingLayout", "State",
+					     "LastError", "Generation", NULL);
+}

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * topod: the host side of a switch. Backed by pcitopo.ko (libpcitopo), or,
+ * for tests without the module, by a stand-in ("hardware = fake") whose
+ * layout is the simulated BMC's current layout and whose detach/rescan are
+ * a flag in the state dir (so that it survives a SIGKILL of topod, as the
+ * kernel's state would).
+ */
+#ifndef PCITOPO_TOPOD_HW_H
+#define PCITOPO_TOPOD_HW_H
+
+#include "topod.h"
+
+#define HW_MAX_GPUS	64
+
+struct hw_gpu {
+	char addr[PCITOPO_ADDR_LEN];
+	char parent[PCITOPO_ADDR_LEN];		/* the port it hangs from */
+	uint32_t link_max_speed;
+	uint8_t link_max_width;
+	uint32_t link_flags;
+};
+
+struct hw_snap {
+	enum pcitopo_layout layout;
+	char reason[PCITOPO_REASON_LEN];
+	uint64_t generation;
+	unsigned int ngpus;
+	struct hw_gpu gpus[HW_MAX_GPUS];	/* bus order: GPU0, GPU1, ... */
+};
+
+struct hw;
+
+/* monitor: also open the module's event socket (hw_fd()). */
+int hw_open(const struct tconfig *c, const struct pt_platform *p,
+	    bool monitor, struct hw **out, char *err, size_t len);
+void hw_close(struct hw *h);
+int hw_snapshot(struct hw *h, struct hw_snap *s, char *err, size_t len);
+/* The event socket, -1 without one. hw_drain() reads what is ready:
+ * 1 if the layout may have changed, 0 if not. */
+int hw_fd(const struct hw *h);
+int hw_drain(struct hw *h);
+int hw_detach(struct hw *h, const char *port, char *err, size_t len);
+int hw_rescan(struct hw *h, char *err, size_t len);
+/* Wait (module events) until the layout is want and gpus GPUs are there;
+ * -ETIMEDOUT after budget_ms (s holds what was seen last). */
+int hw_wait(struct hw *h, enum pcitopo_layout want, unsigned int gpus,
+	    unsigned int budget_ms, struct hw_snap *s, char *err, size_t len);
+/* Unbind addr's driver through sysfs; 0 if it had none. */
+int hw_unbind(struct hw *h, const char *addr, char *err, size_t len);
+
+/* The devices that move (platform moves.gpus, moves.addresses) in snapshot
+ * s, and the distinct ports they hang from. Returns the device count. */
+int hw_moving(const struct pt_platform *p, const struct hw_snap *s,
+	      char devs[][PCITOPO_ADDR_LEN], unsigned int maxdevs,
+	      char ports[][PCITOPO_ADDR_LEN], unsigned int maxports,
+	      unsigned int *nports);
+
+/* holders.c: processes holding device addr (its /dev/nvidia*, DRM nodes,
+ * sysfs resource files) open; a sentence in buf ("pid 42 (python3):
+ * /dev/dri/card1"). Returns how many found. */
+int holders_find(const char *addr, int nvidia_minor, char *buf, size_t len);
+
+
+
+/* Tell the module about the platform's extra GPU IDs (gpu_ids). */
+int hw_add_ids(struct hw *h, const struct pt_platform *p);
+#endif

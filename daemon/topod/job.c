@@ -1,0 +1,755 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * topod: one switch, phase by phase, in the worker thread.
+ *
+ *   preflight    layout supported, BMC answers and is idle, every GPU
+ *                present, nobody holds a moving GPU (unless forced); then
+ *                SetLayout is answered
+ *   quiesce      stop the platform's active units, unbind the moving GPUs
+ *   detach       pt_nl_detach() of the ports the moving GPUs hang from
+ *   bmc          the Select, sent once, then the status until done/failed
+ *                within the budget (after a timeout: the status, never a
+ *                second Select)
+ *   reenumerate  rescan, wait for the devices (module events)
+ *   verify       the module reports the layout, every GPU, links as good
+ *   restore      start the units again
+ *   commit       the committed state, the journal removed
+ *
+ * Power-cycle platforms: preflight, bmc (the layout becomes pending),
+ * then with TOPOD_F_POWER_CYCLE quiesce and power-cycle; the next start
+ * (JOB_RECOVER of an awaiting-power-cycle journal) verifies and commits.
+ *
+ * Any failure after preflight rolls back the same way to the old layout
+ * (rollback-bmc, rollback-reenumerate, rollback-verify, rollback-restore).
+ * The journal (journal.h) is written before each phase acts, so that a
+ * restart after a crash knows what to undo (JOB_RECOVER).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bmc.h"
+#include "hw.h"
+#include "units.h"
+
+#define UNIT_STOP_MS	90000
+
+struct run {
+	struct tjob *j;
+	const struct tconfig *cfg;
+	const struct pt_platform *plat;
+	struct pt_ipmi *bmc;
+	struct hw *hw;
+	struct units units;
+	bool units_open;
+	struct tj_job jr;		/* the journal being kept */
+	struct hw_snap before;
+	struct pt_plat_job bj;		/* last BMC status */
+	enum pcitopo_layout from, to;
+	char phase[TJ_PHASE_LEN];
+	enum pcitopo_layout phase_layout;
+	uint64_t t0;
+	enum terr terr;
+	char err[TOPOD_MSG_LEN];
+	char devs[PT_PLAT_MAX_GPUS + PT_PLAT_MAX_ADDRS][PCITOPO_ADDR_LEN];
+	unsigned int ndevs;
+};
+
+static const char *lname(enum pcitopo_layout l)
+{
+	const char *n = pt_platform_layout_name(l);
+
+	if (l == PCITOPO_LAYOUT_OTHER)
+		return "other";
+	return n && l ? n : "unknown";
+}
+
+void job_post(struct tjob *j, const struct tmsg *m)
+{
+	struct tmsg *copy = malloc(sizeof(*copy));
+
+	if (!copy)
+		return;		/* the main loop misses one signal */
+	*copy = *m;
+	/* a pointer is far below PIPE_BUF: written whole */
+	if (write(j->msg_fd, &copy, sizeof(copy)) != sizeof(copy))
+		free(copy);
+}
+
+static void post_phase(struct run *r, const char *status, const char *fmt,
+		       ...) __attribute__((format(printf, 3, 4)));
+static void post_phase(struct run *r, const char *status, const char *fmt,
+		       ...)
+{
+	struct tmsg m = { .type = TM_PHASE, .layout = r->phase_layout };
+	va_list ap;
+
+	snprintf(m.phase, sizeof(m.phase), "%s", r->phase);
+	snprintf(m.status, sizeof(m.status), "%s", status);
+	m.elapsed_usec = strcmp(status, "started") ? now_usec() - r->t0 : 0;
+	va_start(ap, fmt);
+	vsnprintf(m.text, sizeof(m.text), fmt, ap);
+	va_end(ap);
+	job_post(r->j, &m);
+}
+
+static void journal_save(struct run *r)
+{
+	int e;
+
+	if (r->jr.state == TJ_NONE)
+		return;
+	e = tj_job_write(r->cfg->state_dir, &r->jr);
+	if (e)
+		tlog(LOG_ERR, "journal %s/%s: %s", r->cfg->state_dir,
+		     TJ_JOB_FILE, strerror(-e));
+}
+
+static void phase(struct run *r, const char *name, enum pcitopo_layout l)
+{
+	snprintf(r->phase, sizeof(r->phase), "%s", name);
+	r->phase_layout = l;
+	r->t0 = now_usec();
+	snprintf(r->jr.phase, sizeof(r->jr.phase), "%s", name);
+	journal_save(r);
+	post_phase(r, "started", "%s", "");
+}
+
+/* Fail the phase: sets r->terr/err, announces it, returns -1. */
+static int fail(struct run *r, enum terr e, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int fail(struct run *r, enum terr e, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(r->err, sizeof(r->err), fmt, ap);
+	va_end(ap);
+	r->terr = e;
+	post_phase(r, "failed", "%s", r->err);
+	return -1;
+}
+
+static void post_state(struct run *r, enum tstate s, enum pcitopo_layout p)
+{
+	struct tmsg m = { .type = TM_STATE, .state = s, .pending = p };
+
+	job_post(r->j, &m);
+}
+
+static void post_accept(struct run *r, enum terr e, const char *text)
+{
+	struct tmsg m = { .type = TM_ACCEPT, .err = e };
+
+	snprintf(m.text, sizeof(m.text), "%s", text);
+	job_post(r->j, &m);
+}
+
+static void post_finish(struct run *r, enum pcitopo_layout l, bool ok,
+			enum tstate s, const char *error)
+{
+	struct tmsg m = { .type = TM_FINISH, .layout = l, .ok = ok,
+			  .state = s };
+
+	tcopy(m.text, sizeof(m.text), error);
+	job_post(r->j, &m);
+}
+
+static void commit(struct run *r, enum pcitopo_layout l, const char *error)
+{
+	struct tj_committed c;
+	int e;
+
+	if (tj_committed_read(r->cfg->state_dir, &c))
+		memset(&c, 0, sizeof(c));
+	if (l && l != c.layout)
+		c.generation++;
+	if (l)
+		c.layout = l;
+	tcopy(c.last_error, sizeof(c.last_error), error);
+	e = tj_committed_write(r->cfg->state_dir, &c);
+	if (e)
+		tlog(LOG_ERR, "committed state: %s", strerror(-e));
+	e = tj_job_remove(r->cfg->state_dir);
+	if (e)
+		tlog(LOG_ERR, "journal: %s", strerror(-e));
+	r->jr.state = TJ_NONE;
+}
+
+/* --- phases ------------------------------------------------------------ */
+
+static int open_bmc(struct run *r)
+{
+	char err[PT_IPMI_ERRLEN];
+
+	if (r->bmc)
+		return 0;
+	if (bmc_open(r->cfg, &r->bmc, err, sizeof(err)))
+		return fail(r, TERR_BMC, "%s", err);
+	return 0;
+}
+
+static int do_preflight(struct run *r)
+{
+	const struct pt_platform *p = r->plat;
+	char err[TOPOD_MSG_LEN], who[TOPOD_MSG_LEN];
+	unsigned int nports, want;
+	char ports[TJ_MAX_PORTS][PCITOPO_ADDR_LEN];
+
+	phase(r, "preflight", r->to);
+	if (!p->layouts[r->to].present)
+		return fail(r, TERR_UNSUPPORTED, "platform %s has no layout %s",
+			    p->name, lname(r->to));
+	if (hw_open(r->cfg, p, true, &r->hw, err, sizeof(err)))
+		return fail(r, TERR_INTERNAL, "%s", err);
+	if (open_bmc(r))
+		return -1;
+	if (bmc_status(r->bmc, p, &r->bj, err, sizeof(err)))
+		return fail(r, TERR_BMC, "BMC does not answer: %s", err);
+	if (r->bj.state == PT_PLAT_STATE_BUSY)
+		return fail(r, TERR_BMC, "a BMC job (%d) is already running",
+			    r->bj.job);
+	if (hw_snapshot(r->hw, &r->before, err, sizeof(err)))
+		return fail(r, TERR_INTERNAL, "%s", err);
+	r->from = r->bj.current ? r->bj.current : r->before.layout;
+	if (r->before.layout != r->bj.current)
+		tlog(LOG_WARNING, "the module reports %s, the BMC %s",
+		     lname(r->before.layout), lname(r->bj.current));
+	want = r->from && p->layouts[r->from].present ?
+	       p->layouts[r->from].gpus : p->layouts[r->to].gpus;
+	if (r->before.ngpus < want && !(r->j->flags & TOPOD_F_FORCE))
+		return fail(r, TERR_VERIFY,
+			    "%u of %u GPUs present before the switch "
+			    "(--force to switch anyway)", r->before.ngpus, want);
+	r->ndevs = (unsigned int)hw_moving(p, &r->before, r->devs,
+					   sizeof(r->devs) / sizeof(r->devs[0]),
+					   ports, TJ_MAX_PORTS, &nports);
+	if (!(r->j->flags & TOPOD_F_FORCE))
+		for (unsigned int i = 0; i < r->ndevs; i++)
+			if (holders_find(r->devs[i], -1, who, sizeof(who)))
+				return fail(r, TERR_DEVICE_BUSY,
+					    "GPU %s is in use: %s (stop it, or "
+					    "--force)", r->devs[i], who);
+	post_phase(r, "done", "from %s to %s; %u GPUs, %u move; BMC %s",
+		   lname(r->from), lname(r->to), r->before.ngpus, r->ndevs,
+		   pt_ipmi_name(r->bmc));
+	return 0;
+}
+
+static int do_quiesce(struct run *r)
+{
+	char err[TOPOD_MSG_LEN];
+	unsigned int stopped = 0;
+
+	phase(r, "quiesce", r->to);
+	if (!r->units_open) {
+		if (units_open(&r->units) < 0)
+			r->units.systemd = false;
+		r->units_open = true;
+	}
+	for (unsigned int i = 0; i < r->plat->nunits; i++) {
+		bool active;
+
+		if (units_is_active(&r->units, r->plat->units[i], &active) ||
+		    !active)
+			continue;
+		/* journal first: a crash after the stop restarts it */
+		snprintf(r->jr.units[r->jr.nunits++], TJ_UNIT_LEN, "%s",
+			 r->plat->units[i]);
+		journal_save(r);
+		if (units_stop(&r->units, r->plat->units[i], UNIT_STOP_MS, err,
+			       sizeof(err)))
+			return fail(r, TERR_DEVICE_BUSY, "%s", err);
+		stopped++;
+	}
+	for (unsigned int i = 0; i < r->ndevs && r->plat->apply ==
+	     PT_PLAT_APPLY_ONLINE; i++)
+		if (hw_unbind(r->hw, r->devs[i], err, sizeof(err)))
+			return fail(r, TERR_DEVICE_BUSY, "%s", err);
+	post_phase(r, "done", "%u unit(s) stopped%s%s", stopped,
+		   r->units.systemd ? "" : " (systemd not on the bus)",
+		   r->plat->apply == PT_PLAT_APPLY_ONLINE ?
+		   ", drivers unbound" : "");
+	return 0;
+}
+
+static int do_detach(struct run *r)
+{
+	char err[TOPOD_MSG_LEN];
+	unsigned int nports;
+	char devs[TJ_MAX_PORTS][PCITOPO_ADDR_LEN];
+
+	phase(r, "detach", r->to);
+	(void)hw_moving(r->plat, &r->before, devs, TJ_MAX_PORTS, r->jr.ports,
+			TJ_MAX_PORTS, &nports);
+	r->jr.nports = nports;
+	journal_save(r);
+	for (unsigned int i = 0; i < nports; i++)
+		if (hw_detach(r->hw, r->jr.ports[i], err, sizeof(err)))
+			return fail(r, TERR_INTERNAL, "%s", err);
+	post_phase(r, "done", "%u port(s) detached", nports);
+	return 0;
+}
+
+/* Select l and follow it to done; on power-cycle platforms l becomes
+ * pending (or, for the current layout, nothing is pending any more). */
+static int bmc_to(struct run *r, enum pcitopo_layout l, bool journal)
+{
+	const struct pt_platform *p = r->plat;
+	char err[TOPOD_MSG_LEN];
+	int sent = 0, e;
+
+	if (open_bmc(r))
+		return -1;
+	if (journal) {
+		r->jr.bmc_sent = 1;
+		journal_save(r);
+	}
+	e = bmc_select(r->bmc, p, l, &sent, err, sizeof(err));
+	if (e && e != -ETIMEDOUT)
+		return fail(r, TERR_BMC, "%s", err);
+	if (e == -ETIMEDOUT)
+		tlog(LOG_WARNING, "%s; reading the status instead", err);
+	e = bmc_follow(r->bmc, p, p->bmc_job_ms, &r->bj, err, sizeof(err));
+	if (e == -ETIMEDOUT)
+		return fail(r, TERR_TIMEOUT, "%s", err);
+	if (e)
+		return fail(r, TERR_BMC, "%s", err);
+	if (r->bj.state == PT_PLAT_STATE_FAILED)
+		return fail(r, TERR_BMC, "BMC job %d failed (error %d)",
+			    r->bj.job, r->bj.error);
+	if (r->bj.state != PT_PLAT_STATE_DONE)
+		return fail(r, TERR_BMC, "BMC job state %s after select",
+			    pt_platform_state_name(r->bj.state));
+	if (p->apply == PT_PLAT_APPLY_ONLINE && r->bj.current != l)
+		return fail(r, TERR_BMC, "BMC job done but current layout is %s",
+			    lname(r->bj.current));
+	if (p->apply == PT_PLAT_APPLY_POWER_CYCLE && r->bj.pending != l &&
+	    !(r->bj.current == l && !r->bj.pending))
+		return fail(r, TERR_BMC, "BMC job done but pending layout is %s",
+			    lname(r->bj.pending));
+	return 0;
+}
+
+static int do_bmc(struct run *r, const char *name, enum pcitopo_layout l,
+		  bool journal)
+{
+	phase(r, name, l);
+	if (bmc_to(r, l, journal))
+		return -1;
+	post_phase(r, "done", "BMC job %d done: current %s, pending %s",
+		   r->bj.job, lname(r->bj.current),
+		   r->bj.pending ? lname(r->bj.pending) : "none");
+	return 0;
+}
+
+static int do_reenumerate(struct run *r, const char *name,
+			  enum pcitopo_layout l, struct hw_snap *after)
+{
+	char err[TOPOD_MSG_LEN];
+	int e;
+
+	phase(r, name, l);
+	if (!r->hw && hw_open(r->cfg, r->plat, true, &r->hw, err, sizeof(err)))
+		return fail(r, TERR_INTERNAL, "%s", err);
+	if (hw_rescan(r->hw, err, sizeof(err)))
+		return fail(r, TERR_INTERNAL, "%s", err);
+	e = hw_wait(r->hw, l, r->plat->layouts[l].gpus,
+		    r->plat->reenumerate_ms, after, err, sizeof(err));
+	if (e == -ETIMEDOUT)
+		return fail(r, TERR_TIMEOUT, "devices not back: %s", err);
+	if (e)
+		return fail(r, TERR_INTERNAL, "%s", err);
+	post_phase(r, "done", "%u GPUs, layout %s (generation %llu)",
+		   after->ngpus, lname(after->layout),
+		   (unsigned long long)after->generation);
+	return 0;
+}
+
+static int do_verify(struct run *r, const char *name, enum pcitopo_layout l,
+		     const struct hw_snap *after, bool links)
+{
+	unsigned int want = r->plat->layouts[l].gpus;
+
+	phase(r, name, l);
+	if (after->layout != l)
+		return fail(r, TERR_VERIFY, "the module reports %s (%s), not %s",
+			    lname(after->layout), after->reason, lname(l));
+	if (after->ngpus != want)
+		return fail(r, TERR_VERIFY, "%u GPUs, %u expected", after->ngpus,
+			    want);
+	for (unsigned int i = 0; links && i < after->ngpus &&
+	     i < r->before.ngpus; i++) {
+		const struct hw_gpu *a = &after->gpus[i], *b = &r->before.gpus[i];
+
+		if (a->link_max_width < b->link_max_width ||
+		    a->link_max_speed < b->link_max_speed ||
+		    ((a->link_flags & PCITOPO_LINK_F_WIDTH_DOWN) &&
+		     !(b->link_flags & PCITOPO_LINK_F_WIDTH_DOWN)))
+			return fail(r, TERR_VERIFY,
+				    "GPU%u (%s): link x%u %u MT/s%s, was x%u %u MT/s",
+				    i, a->addr, a->link_max_width,
+				    a->link_max_speed,
+				    (a->link_flags & PCITOPO_LINK_F_WIDTH_DOWN) ?
+				    " downtrained" : "", b->link_max_width,
+				    b->link_max_speed);
+	}
+	post_phase(r, "done", "layout %s, %u GPUs%s", lname(l), after->ngpus,
+		   links ? ", links as before" : "");
+	return 0;
+}
+
+static int do_restore(struct run *r, const char *name, enum pcitopo_layout l)
+{
+	char err[TOPOD_MSG_LEN];
+	unsigned int started = 0;
+	int bad = 0;
+
+	phase(r, name, l);
+	if (r->jr.nunits && !r->units_open) {
+		if (units_open(&r->units) < 0)
+			r->units.systemd = false;
+		r->units_open = true;
+	}
+	for (unsigned int i = 0; i < r->jr.nunits; i++) {
+		if (units_start(&r->units, r->jr.units[i], err, sizeof(err))) {
+			tlog(LOG_ERR, "%s", err);
+			bad++;
+		} else {
+			started++;
+		}
+	}
+	if (bad)
+		return fail(r, TERR_INTERNAL, "%d unit(s) did not start: %s",
+			    bad, err);
+	r->jr.nunits = 0;
+	journal_save(r);
+	post_phase(r, "done", "%u unit(s) started", started);
+	return 0;
+}
+
+/* Back to r->from after a failure (r->err says why). */
+static void rollback(struct run *r, const char *why_prefix)
+{
+	char first[TOPOD_MSG_LEN + 64], err[TOPOD_MSG_LEN], err2[TOPOD_MSG_LEN];
+	enum terr first_e = r->terr;
+	struct hw_snap after;
+	enum pcitopo_layout l = r->from;
+	int e;
+
+	snprintf(first, sizeof(first), "%s%s", why_prefix, r->err);
+	tlog(LOG_WARNING, "rolling back to %s: %s", lname(l), first);
+	r->jr.state = TJ_ROLLING_BACK;
+	tcopy(r->jr.error, sizeof(r->jr.error), first);
+	journal_save(r);
+	post_state(r, TS_ROLLING_BACK, PCITOPO_LAYOUT_UNKNOWN);
+
+	if (!l || !r->plat->layouts[l].present) {
+		snprintf(r->err, sizeof(r->err), "old layout unknown");
+		goto failed;
+	}
+	phase(r, "rollback-bmc", l);
+	if (open_bmc(r))
+		goto failed;
+	/* a job still running (a hung Select) must end first */
+	e = bmc_follow(r->bmc, r->plat, r->plat->bmc_job_ms, &r->bj, err,
+		       sizeof(err));
+	if (e) {
+		fail(r, e == -ETIMEDOUT ? TERR_TIMEOUT : TERR_BMC, "%s", err);
+		goto failed;
+	}
+	if (r->bj.current != l || (r->bj.pending && r->bj.pending != l)) {
+		if (bmc_to(r, l, false))
+			goto failed;
+		post_phase(r, "done", "BMC job %d done: current %s",
+			   r->bj.job, lname(r->bj.current));
+	} else {
+		post_phase(r, "done", "BMC still at %s: nothing to select",
+			   lname(l));
+	}
+	if (do_reenumerate(r, "rollback-reenumerate", l, &after) ||
+	    do_verify(r, "rollback-verify", l, &after, false) ||
+	    do_restore(r, "rollback-restore", l))
+		goto failed;
+	commit(r, l, first);
+	r->terr = first_e;
+	tcopy(r->err, sizeof(r->err), first);
+	post_finish(r, r->to, false, TS_IDLE, first);
+	return;
+failed:
+	snprintf(err, sizeof(err), "%.300s; rollback to %s failed: %.180s",
+		 first, lname(l), r->err);
+	tlog(LOG_CRIT, "%s", err);
+	/* whatever the layout now, no GPU stays detached */
+	if (r->hw || !hw_open(r->cfg, r->plat, true, &r->hw, err2, sizeof(err2))) {
+		struct hw_snap now;
+
+		if (hw_rescan(r->hw, err2, sizeof(err2)))
+			tlog(LOG_ERR, "%s", err2);
+		else if (!hw_snapshot(r->hw, &now, err2, sizeof(err2)))
+			tlog(LOG_NOTICE, "after a rescan: layout %s, %u GPUs",
+			     lname(now.layout), now.ngpus);
+	}
+	/* the journal stays: the next start tries again */
+	{
+		struct tj_committed c;
+
+		if (tj_committed_read(r->cfg->state_dir, &c))
+			memset(&c, 0, sizeof(c));
+		tcopy(c.last_error, sizeof(c.last_error), err);
+		(void)tj_committed_write(r->cfg->state_dir, &c);
+	}
+	post_finish(r, r->to, false, TS_FAILED, err);
+}
+
+/* --- jobs -------------------------------------------------------------- */
+
+static void finish_ok(struct run *r, const char *msg)
+{
+	phase(r, "commit", r->to);
+	commit(r, r->to, "");
+	post_phase(r, "done", "%s", msg);
+	post_finish(r, r->to, true, TS_IDLE, "");
+}
+
+static void switch_online(struct run *r)
+{
+	struct hw_snap after;
+
+	if (do_quiesce(r) || do_detach(r) || do_bmc(r, "bmc", r->to, true) ||
+	    do_reenumerate(r, "reenumerate", r->to, &after) ||
+	    do_verify(r, "verify", r->to, &after, true) ||
+	    do_restore(r, "restore", r->to)) {
+		rollback(r, "");
+		return;
+	}
+	finish_ok(r, "committed");
+}
+
+static void power_cycle(struct run *r)
+{
+	char err[TOPOD_MSG_LEN];
+	int e;
+
+	if (do_quiesce(r))
+		goto undo;
+	phase(r, "power-cycle", r->to);
+	e = bmc_power_cycle(r->bmc, err, sizeof(err));
+	if (e && e != -ETIMEDOUT) {
+		fail(r, TERR_BMC, "%s", err);
+		goto undo;
+	}
+	post_phase(r, "done",
+		   "power cycle requested; topod finishes the switch to %s "
+		   "when the host is up again", lname(r->to));
+	return;
+undo:
+	/* the layout stays pending; restart what we stopped */
+	(void)do_restore(r, "restore", r->to);
+	post_finish(r, r->to, false, TS_AWAITING_POWER_CYCLE, r->err);
+}
+
+static void switch_power_cycle(struct run *r)
+{
+	bool pending_already = r->bj.pending == r->to;
+
+	if (!pending_already) {
+		if (do_bmc(r, "bmc", r->to, true)) {
+			rollback(r, "");
+			return;
+		}
+	}
+	if (r->bj.current == r->to && !r->bj.pending) {
+		/* selecting the current layout cleared what was pending */
+		finish_ok(r, "nothing pending any more");
+		return;
+	}
+	r->jr.state = TJ_AWAITING_POWER_CYCLE;
+	journal_save(r);
+	post_state(r, TS_AWAITING_POWER_CYCLE, r->to);
+	if (r->j->flags & TOPOD_F_POWER_CYCLE) {
+		power_cycle(r);
+		return;
+	}
+	phase(r, "pending", r->to);
+	post_phase(r, "done",
+		   "%s takes effect at the next power cycle (topoctl set %s "
+		   "--power-cycle)", lname(r->to), lname(r->to));
+	post_finish(r, r->to, true, TS_AWAITING_POWER_CYCLE, "");
+}
+
+static void run_switch(struct run *r)
+{
+	r->to = r->j->to;
+	if (do_preflight(r)) {
+		post_accept(r, r->terr, r->err);
+		return;
+	}
+	if (r->from == r->to && !r->bj.pending) {
+		post_accept(r, TERR_OK, "");
+		finish_ok(r, "already in this layout");
+		return;
+	}
+	r->jr.state = TJ_SWITCHING;
+	r->jr.from = r->from;
+	r->jr.to = r->to;
+	r->jr.flags = r->j->flags;
+	{
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		r->jr.started_usec = (uint64_t)ts.tv_sec * 1000000u +
+				     (uint64_t)ts.tv_nsec / 1000u;
+	}
+	journal_save(r);
+	post_state(r, TS_SWITCHING, PCITOPO_LAYOUT_UNKNOWN);
+	post_accept(r, TERR_OK, "");
+	if (r->plat->apply == PT_PLAT_APPLY_POWER_CYCLE)
+		switch_power_cycle(r);
+	else
+		switch_online(r);
+}
+
+/* At start, after a power cycle that should have applied r->to. */
+static void recover_power_cycle(struct run *r)
+{
+	char err[TOPOD_MSG_LEN];
+	struct hw_snap after;
+
+	post_state(r, TS_SWITCHING, r->to);
+	phase(r, "reenumerate", r->to);
+	if (hw_open(r->cfg, r->plat, true, &r->hw, err, sizeof(err))) {
+		fail(r, TERR_INTERNAL, "%s", err);
+		goto failed;
+	}
+	if (open_bmc(r))
+		goto failed;
+	if (bmc_status(r->bmc, r->plat, &r->bj, err, sizeof(err))) {
+		fail(r, TERR_BMC, "%s", err);
+		goto failed;
+	}
+	if (r->bj.pending == r->to && r->bj.current != r->to) {
+		/* no power cycle yet: still pending */
+		post_phase(r, "done", "%s still pending: no power cycle yet",
+			   lname(r->to));
+		(void)do_restore(r, "restore", r->to);
+		post_state(r, TS_AWAITING_POWER_CYCLE, r->to);
+		return;
+	}
+	if (hw_wait(r->hw, r->to, r->plat->layouts[r->to].gpus,
+		    r->plat->reenumerate_ms, &after, err, sizeof(err))) {
+		fail(r, TERR_VERIFY, "after the power cycle: %s", err);
+		goto failed;
+	}
+	post_phase(r, "done", "%u GPUs, layout %s", after.ngpus,
+		   lname(after.layout));
+	r->before = after;
+	if (do_verify(r, "verify", r->to, &after, false))
+		goto failed;
+	(void)do_restore(r, "restore", r->to);
+	finish_ok(r, "committed after the power cycle");
+	return;
+failed:
+	{
+		char msg[TOPOD_MSG_LEN];
+
+		snprintf(msg, sizeof(msg), "power cycle to %s: %.400s",
+			 lname(r->to), r->err);
+		commit(r, PCITOPO_LAYOUT_UNKNOWN, msg);
+		post_finish(r, r->to, false, TS_FAILED, msg);
+	}
+}
+
+/* At start: a switch was in flight when topod stopped. */
+static void recover_interrupted(struct run *r)
+{
+	char err[TOPOD_MSG_LEN], prefix[128];
+	struct hw_snap after;
+	int e;
+
+	post_state(r, r->jr.state == TJ_ROLLING_BACK ? TS_ROLLING_BACK :
+		   TS_SWITCHING, PCITOPO_LAYOUT_UNKNOWN);
+	phase(r, "recover", r->to);
+	if (hw_open(r->cfg, r->plat, true, &r->hw, err, sizeof(err))) {
+		fail(r, TERR_INTERNAL, "%s", err);
+		goto rollback;
+	}
+	/* nothing stays detached */
+	if (hw_rescan(r->hw, err, sizeof(err)))
+		tlog(LOG_ERR, "%s", err);
+	if (open_bmc(r))
+		goto rollback;
+	e = bmc_follow(r->bmc, r->plat, r->plat->bmc_job_ms, &r->bj, err,
+		       sizeof(err));
+	if (e) {
+		fail(r, e == -ETIMEDOUT ? TERR_TIMEOUT : TERR_BMC, "%s", err);
+		goto rollback;
+	}
+	if (r->jr.state == TJ_SWITCHING && r->jr.bmc_sent &&
+	    r->plat->apply == PT_PLAT_APPLY_ONLINE &&
+	    r->bj.state == PT_PLAT_STATE_DONE && r->bj.current == r->to) {
+		post_phase(r, "done", "the Select went through: finishing "
+			   "the switch to %s", lname(r->to));
+		if (hw_snapshot(r->hw, &r->before, err, sizeof(err)) ||
+		    do_reenumerate(r, "reenumerate", r->to, &after) ||
+		    do_verify(r, "verify", r->to, &after, false) ||
+		    do_restore(r, "restore", r->to)) {
+			rollback(r, "interrupted switch could not be finished: ");
+			return;
+		}
+		finish_ok(r, "committed (recovered)");
+		return;
+	}
+	fail(r, TERR_INTERNAL, "topod stopped in phase %s of the switch from "
+	     "%s to %s", r->j->journal.phase, lname(r->from), lname(r->to));
+rollback:
+	snprintf(prefix, sizeof(prefix), "%s", "");
+	rollback(r, prefix);
+}
+
+static void run_recover(struct run *r)
+{
+	r->jr = r->j->journal;
+	r->from = r->jr.from;
+	r->to = r->jr.to;
+	tlog(LOG_NOTICE, "journal: %s switch %s -> %s, last phase %s",
+	     tj_state_name(r->jr.state), lname(r->from), lname(r->to),
+	     r->jr.phase);
+	if (r->jr.state == TJ_AWAITING_POWER_CYCLE)
+		recover_power_cycle(r);
+	else
+		recover_interrupted(r);
+}
+
+void *job_main(void *arg)
+{
+	struct tjob *j = arg;
+	struct run *r = calloc(1, sizeof(*r));
+	struct tmsg done = { .type = TM_DONE };
+
+	if (r) {
+		r->j = j;
+		r->cfg = &j->d->cfg;
+		r->plat = &j->d->plat;
+		if (j->kind == JOB_SWITCH)
+			run_switch(r);
+		else
+			run_recover(r);
+		pt_ipmi_close(r->bmc);
+		hw_close(r->hw);
+		if (r->units_open)
+			units_close(&r->units);
+		free(r);
+	} else {
+		struct tmsg m = { .type = TM_ACCEPT, .err = TERR_INTERNAL };
+
+		snprintf(m.text, sizeof(m.text), "out of memory");
+		job_post(j, &m);
+	}
+	job_post(j, &done);
+	return NULL;
+}

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * topod's on-disk state, in the state dir (/var/lib/pcitopo):
+ *
+ *   job     the switch in flight, rewritten at every phase: what it asked
+ *           for, how far it got, what it changed (units stopped, ports
+ *           detached, whether the Select went out). Absent when idle.
+ *   state   the committed layout and the switch counter.
+ *
+ * Both are "key=value" text, written atomically: temp file, fsync, rename,
+ * fsync of the folder. A file that is torn or from a newer version is
+ * refused with -EBADMSG. No I/O outside the state dir, no printing.
+ */
+#ifndef PCITOPO_TOPOD_JOURNAL_H
+#define PCITOPO_TOPOD_JOURNAL_H
+
+#include <stdint.h>
+#include <linux/pcitopo.h>
+
+#define TJ_MAX_UNITS	16
+#define TJ_UNIT_LEN	128
+#define TJ_MAX_PORTS	16
+#define TJ_ERR_LEN	512
+#define TJ_PHASE_LEN	24
+
+enum tj_state {
+	TJ_NONE,		/* no job */
+	TJ_SWITCHING,
+	TJ_ROLLING_BACK,
+	TJ_AWAITING_POWER_CYCLE,
+	__TJ_STATE_MAX,
+};
+
+struct tj_job {
+	enum tj_state state;
+	char phase[TJ_PHASE_LEN];		/* the phase entered last */
+	enum pcitopo_layout from, to;
+	uint64_t flags;
+	int bmc_sent;				/* the Select went out */
+	uint64_t started_usec;			/* CLOCK_REALTIME */
+	unsigned int nunits;
+	char units[TJ_MAX_UNITS][TJ_UNIT_LEN];	/* stopped by us */
+	unsigned int nports;
+	char ports[TJ_MAX_PORTS][PCITOPO_ADDR_LEN];	/* detached by us */
+	char error[TJ_ERR_LEN];			/* why a rollback started */
+};
+
+struct tj_committed {
+	enum pcitopo_layout layout;		/* UNKNOWN: never switched */
+	uint64_t generation;			/* switches committed */
+	char last_error[TJ_ERR_LEN];
+};
+
+#define TJ_JOB_FILE	"job"
+#define TJ_STATE_FILE	"state"
+
+const char *tj_state_name(enum tj_state s);
+
+/* Atomically replace dir/name with len bytes of buf. */
+int tj_atomic_write(const char *dir, const char *name, const char *buf,
+		    size_t len);
+
+int tj_job_write(const char *dir, const struct tj_job *j);
+/* -ENOENT: no job in flight; -EBADMSG: unreadable (line in *line). */
+int tj_job_read(const char *dir, struct tj_job *j, unsigned int *line);
+int tj_job_remove(const char *dir);	/* unlink + fsync dir; 0 if absent */
+
+int tj_committed_write(const char *dir, const struct tj_committed *c);
+int tj_committed_read(const char *dir, struct tj_committed *c);
+
+#endif

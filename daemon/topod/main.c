@@ -1,0 +1,385 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * topod: start-up, the event loop, and the worker's messages.
+ *
+ *   topod [--config FILE] [--debug]
+ *
+ * Event-driven: while idle the loop sleeps in sd_event_run() on the bus,
+ * the module's event socket and signals; nothing polls.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "hw.h"
+#include "topod.h"
+
+static bool exit_after_job;
+
+static const char *lname(enum pcitopo_layout l)
+{
+	if (l == PCITOPO_LAYOUT_OTHER)
+		return "other";
+	return l && pt_platform_layout_name(l) ? pt_platform_layout_name(l) :
+	       "unknown";
+}
+
+void topod_refresh(struct topod *d, bool check_drift)
+{
+	struct hw_snap s;
+	char err[256];
+	bool changed;
+
+	if (!d->hw || hw_snapshot(d->hw, &s, err, sizeof(err)))
+		return;
+	changed = s.layout != d->layout;
+	d->layout = s.layout;
+	snprintf(d->reason, sizeof(d->reason), "%s", s.reason);
+	d->gpus = s.ngpus;
+	d->module_generation = s.generation;
+	if (check_drift && !d->job && d->state == TS_IDLE &&
+	    d->committed.layout) {
+		if (d->layout != d->committed.layout) {
+			char msg[TJ_ERR_LEN];
+
+			snprintf(msg, sizeof(msg),
+				 "drift: the module reports %s (%.100s, %u GPUs) "
+				 "but the committed layout is %s; no switch "
+				 "asked for it", lname(d->layout), d->reason,
+				 d->gpus, lname(d->committed.layout));
+			if (strcmp(msg, d->last_error)) {
+				tlog(LOG_WARNING, "%s", msg);
+				snprintf(d->last_error, sizeof(d->last_error),
+					 "%s", msg);
+				bus_emit_drift(d, msg);
+				changed = true;
+			}
+		} else if (!strncmp(d->last_error, "drift:", 6)) {
+			tlog(LOG_NOTICE, "layout %s again", lname(d->layout));
+			d->last_error[0] = '\0';
+			changed = true;
+		}
+	}
+	if (changed && d->bus)
+		bus_props_changed(d);
+}
+
+static int on_module_event(sd_event_source *s, int fd, uint32_t revents,
+			   void *userdata)
+{
+	struct topod *d = userdata;
+
+	(void)s; (void)fd; (void)revents;
+	if (hw_drain(d->hw))
+		topod_refresh(d, true);
+	return 0;
+}
+
+static void handle(struct topod *d, struct tmsg *m)
+{
+	switch (m->type) {
+	case TM_PHASE:
+		snprintf(d->phase, sizeof(d->phase), "%s", m->phase);
+		if (!strcmp(m->status, "started"))
+			tlog(LOG_INFO, "%s %s: started", lname(m->layout),
+			     m->phase);
+		else
+			tlog(strcmp(m->status, "failed") ? LOG_INFO : LOG_ERR,
+			     "%s %s: %s in %.3f s%s%s", lname(m->layout),
+			     m->phase, m->status, m->elapsed_usec / 1e6,
+			     m->text[0] ? ": " : "", m->text);
+		bus_emit_phase(d, m);
+		break;
+	case TM_ACCEPT:
+		if (d->pending_call) {
+			if (m->err == TERR_OK)
+				(void)sd_bus_reply_method_return(d->pending_call,
+								 "");
+			else
+				(void)bus_reply_error(d->pending_call, m->err,
+						      m->errnum, m->text);
+			d->pending_call = sd_bus_message_unref(d->pending_call);
+		}
+		break;
+	case TM_STATE:
+		d->state = m->state;
+		d->pending = m->pending;
+		bus_props_changed(d);
+		break;
+	case TM_FINISH:
+		d->state = m->state;
+		d->pending = m->state == TS_AWAITING_POWER_CYCLE ? m->layout :
+			     PCITOPO_LAYOUT_UNKNOWN;
+		tcopy(d->last_error, sizeof(d->last_error), m->text);
+		(void)tj_committed_read(d->cfg.state_dir, &d->committed);
+		if (m->ok)
+			tlog(LOG_NOTICE, "switch to %s: done", lname(m->layout));
+		else
+			tlog(LOG_ERR, "switch to %s: failed: %s",
+			     lname(m->layout), m->text);
+		topod_refresh(d, false);
+		bus_emit_finished(d, m);
+		bus_props_changed(d);
+		break;
+	case TM_DONE:
+		if (d->job) {
+			pthread_join(d->job->thread, NULL);
+			free(d->job);
+			d->job = NULL;
+		}
+		d->phase[0] = '\0';
+		if (d->state == TS_SWITCHING || d->state == TS_ROLLING_BACK) {
+			/* a job that ended without saying how */
+			d->state = TS_IDLE;
+			bus_props_changed(d);
+		}
+		if (d->pending_call) {
+			(void)sd_bus_reply_method_errorf(d->pending_call,
+				SD_BUS_ERROR_FAILED, "the switch ended early");
+			d->pending_call = sd_bus_message_unref(d->pending_call);
+		}
+		if (exit_after_job)
+			(void)sd_event_exit(d->event, 0);
+		break;
+	}
+}
+
+static int on_msg(sd_event_source *s, int fd, uint32_t revents,
+		  void *userdata)
+{
+	struct tmsg *m;
+
+	(void)s; (void)revents;
+	while (read(fd, &m, sizeof(m)) == sizeof(m)) {
+		handle(userdata, m);
+		free(m);
+	}
+	return 0;
+}
+
+int topod_start_job(struct topod *d, enum tjob_kind kind,
+		    enum pcitopo_layout to, uint64_t flags,
+		    const struct tj_job *journal)
+{
+	struct tjob *j;
+	int r;
+
+	if (d->job)
+		return -EBUSY;
+	j = calloc(1, sizeof(*j));
+	if (!j)
+		return -ENOMEM;
+	j->d = d;
+	j->kind = kind;
+	j->to = to;
+	j->flags = flags;
+	j->msg_fd = d->msg_pipe[1];
+	if (journal)
+		j->journal = *journal;
+	d->target = to;
+	d->phase[0] = '\0';
+	r = pthread_create(&j->thread, NULL, job_main, j);
+	if (r) {
+		free(j);
+		return -r;
+	}
+	d->job = j;
+	return 0;
+}
+
+static int on_signal(sd_event_source *s, const struct signalfd_siginfo *si,
+		     void *userdata)
+{
+	struct topod *d = userdata;
+
+	(void)s;
+	if (d->job && !exit_after_job) {
+		tlog(LOG_WARNING, "signal %u: exiting when the switch in "
+		     "flight ends (again to exit now; the journal recovers "
+		     "it at the next start)", si->ssi_signo);
+		exit_after_job = true;
+		return 0;
+	}
+	return sd_event_exit(d->event, 0);
+}
+
+static int read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "re");
+
+	if (!f)
+		return -errno;
+	if (!fgets(buf, (int)len, f))
+		buf[0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+	return 0;
+}
+
+static int check_dmi(const struct pt_platform *p)
+{
+	char vendor[256], model[256];
+
+	if (read_line("/sys/class/dmi/id/sys_vendor", vendor, sizeof(vendor)) ||
+	    read_line("/sys/class/dmi/id/product_name", model, sizeof(model))) {
+		tlog(LOG_WARNING, "no DMI: cannot check the platform file's "
+		     "match");
+		return 0;
+	}
+	if (strcmp(vendor, p->vendor) || strcmp(model, p->model)) {
+		tlog(LOG_ERR, "platform %s is for \"%s\" \"%s\", this is \"%s\" "
+		     "\"%s\" (check_dmi = false to override)", p->name,
+		     p->vendor, p->model, vendor, model);
+		return -ENODEV;
+	}
+	return 0;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: topod [--config FILE] [--debug]\n"
+		"  the PCIe layout service (org.pcitopo.Topod on the system "
+		"bus); default config %s\n", TOPOD_CONFIG);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "debug", no_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static struct topod d;
+	const char *config = TOPOD_CONFIG;
+	char err[PT_PLAT_ERRLEN + 64];
+	struct tj_job journal;
+	sigset_t ss;
+	int c, r;
+
+	while ((c = getopt_long(argc, argv, "c:dh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c': config = optarg; break;
+		case 'd': log_set_debug(true); break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind != argc) {
+		usage(stderr);
+		return 2;
+	}
+	if (config_load(config, &d.cfg, err, sizeof(err))) {
+		tlog(LOG_ERR, "%s", err);
+		return 1;
+	}
+	if (pt_platform_load(d.cfg.platform, &d.plat, err, sizeof(err))) {
+		tlog(LOG_ERR, "%s", err);
+		return 1;
+	}
+	if (d.cfg.check_dmi && check_dmi(&d.plat))
+		return 1;
+	if (mkdir(d.cfg.state_dir, 0755) < 0 && errno != EEXIST) {
+		tlog(LOG_ERR, "state dir %s: %m", d.cfg.state_dir);
+		return 1;
+	}
+	if (hw_open(&d.cfg, &d.plat, true, &d.hw, err, sizeof(err))) {
+		tlog(LOG_WARNING, "%s: the layout is unknown until it is loaded",
+		     err);
+		d.hw = NULL;
+	} else if (hw_add_ids(d.hw, &d.plat)) {
+		tlog(LOG_WARNING, "could not add the platform's GPU IDs");
+	}
+	r = tj_committed_read(d.cfg.state_dir, &d.committed);
+	if (r && r != -ENOENT)
+		tlog(LOG_WARNING, "%s/%s unreadable (%s): starting afresh",
+		     d.cfg.state_dir, TJ_STATE_FILE, strerror(-r));
+	snprintf(d.last_error, sizeof(d.last_error), "%s",
+		 d.committed.last_error);
+	topod_refresh(&d, false);
+	if (!d.committed.layout && d.layout >= PCITOPO_LAYOUT_BALANCE &&
+	    d.layout <= PCITOPO_LAYOUT_CASCADE) {
+		d.committed.layout = d.layout;
+		(void)tj_committed_write(d.cfg.state_dir, &d.committed);
+	}
+
+	if (pipe2(d.msg_pipe, O_CLOEXEC | O_NONBLOCK) < 0) {
+		tlog(LOG_ERR, "pipe: %m");
+		return 1;
+	}
+	sigemptyset(&ss);
+	sigaddset(&ss, SIGTERM);
+	sigaddset(&ss, SIGINT);
+	sigprocmask(SIG_BLOCK, &ss, NULL);
+	r = sd_event_default(&d.event);
+	if (r >= 0)
+		r = sd_event_add_signal(d.event, NULL, SIGTERM, on_signal, &d);
+	if (r >= 0)
+		r = sd_event_add_signal(d.event, NULL, SIGINT, on_signal, &d);
+	if (r >= 0)
+		r = sd_event_add_io(d.event, NULL, d.msg_pipe[0], EPOLLIN,
+				    on_msg, &d);
+	if (r >= 0 && d.hw && hw_fd(d.hw) >= 0)
+		r = sd_event_add_io(d.event, &d.hw_source, hw_fd(d.hw),
+				    EPOLLIN, on_module_event, &d);
+	if (r < 0) {
+		tlog(LOG_ERR, "event loop: %s", strerror(-r));
+		return 1;
+	}
+	r = sd_bus_open_system(&d.bus);
+	if (r < 0) {
+		tlog(LOG_ERR, "system bus: %s", strerror(-r));
+		return 1;
+	}
+	r = bus_setup(&d);
+	if (r >= 0)
+		r = sd_bus_attach_event(d.bus, d.event, 0);
+	if (r >= 0)
+		r = sd_bus_request_name(d.bus, TOPOD_BUS_NAME, 0);
+	if (r < 0) {
+		tlog(LOG_ERR, "bus name %s: %s", TOPOD_BUS_NAME, strerror(-r));
+		return 1;
+	}
+	tlog(LOG_NOTICE, "platform %s (%s, %s), BMC %s, layout %s, state %s",
+	     d.plat.name,
+	     d.plat.method == PT_PLAT_METHOD_MUX ? "mux" : "switchfw",
+	     d.plat.apply == PT_PLAT_APPLY_ONLINE ? "online" : "power-cycle",
+	     d.cfg.transport == BMC_INBAND ? d.cfg.device : d.cfg.host,
+	     lname(d.layout), d.cfg.state_dir);
+
+	r = tj_job_read(d.cfg.state_dir, &journal, NULL);
+	if (!r) {
+		d.state = journal.state == TJ_AWAITING_POWER_CYCLE ?
+			  TS_AWAITING_POWER_CYCLE : TS_SWITCHING;
+		d.pending = journal.state == TJ_AWAITING_POWER_CYCLE ?
+			    journal.to : PCITOPO_LAYOUT_UNKNOWN;
+		r = topod_start_job(&d, JOB_RECOVER, journal.to, journal.flags,
+				    &journal);
+		if (r)
+			tlog(LOG_ERR, "recovery: %s", strerror(-r));
+	} else if (r != -ENOENT) {
+		tlog(LOG_ERR, "journal %s/%s unreadable (%s); left for a human",
+		     d.cfg.state_dir, TJ_JOB_FILE, strerror(-r));
+		d.state = TS_FAILED;
+		snprintf(d.last_error, sizeof(d.last_error),
+			 "journal unreadable: %s", strerror(-r));
+	}
+
+	r = sd_event_loop(d.event);
+	if (d.job) {
+		/* second signal: leave the journal for the next start */
+		tlog(LOG_WARNING, "exiting with a switch in flight (phase %s)",
+		     d.phase);
+		_exit(r < 0 ? 1 : 0);
+	}
+	hw_close(d.hw);
+	sd_bus_flush_close_unref(d.bus);
+	sd_event_unref(d.event);
+	return r < 0 ? 1 : 0;
+}

@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * topod: switches the PCIe layout of a GPU server through its BMC, as a
+ * D-Bus system service (org.pcitopo.Topod, Documentation/topod.md).
+ *
+ * Threads: the main thread owns the bus and the event loop and is the only
+ * one to touch the bus objects; a switch (or the recovery of one at start)
+ * runs in one worker thread (job.c), which owns its BMC session, its
+ * netlink sockets and its own bus connection to systemd, and reports to the
+ * main thread through a pipe of struct tmsg (main.c emits the signals).
+ *
+ * Files, one job each:
+ *   main.c     options, start-up, event loop, messages from the worker
+ *   config.c   /etc/pcitopo/topod.conf
+ *   bus.c      the org.pcitopo.Topod1 vtable, properties, signals, errors
+ *   polkit.c   authorization of SetLayout
+ *   job.c      the phases of a switch, rollback, recovery
+ *   bmc.c      Select, status following, power cycle (libptipmi)
+ *   hw.c       the module (libpcitopo): detach, rescan, wait, verify;
+ *              and a stand-in for tests without the module
+ *   holders.c  which processes hold a GPU open
+ *   units.c    stopping and starting systemd units over the bus
+ *   journal.c  the job journal and committed state (journal.h)
+ *   log.c      logging with priorities
+ */
+#ifndef PCITOPO_TOPOD_H
+#define PCITOPO_TOPOD_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <syslog.h>
+
+#include <systemd/sd-bus.h>
+#include <systemd/sd-event.h>
+
+#include "ipmi.h"
+#include "journal.h"
+#include "platform.h"
+
+#define TOPOD_BUS_NAME		"org.pcitopo.Topod"
+#define TOPOD_OBJECT		"/org/pcitopo/Topod"
+#define TOPOD_IFACE		"org.pcitopo.Topod1"
+#define TOPOD_ERR		"org.pcitopo.Topod1.Error."
+#define TOPOD_POLKIT_ACTION	"org.pcitopo.set-layout"
+#define TOPOD_CONFIG		"/etc/pcitopo/topod.conf"
+#define TOPOD_STATE_DIR		"/var/lib/pcitopo"
+
+/* SetLayout flags */
+#define TOPOD_F_FORCE		UINT64_C(1)
+#define TOPOD_F_POWER_CYCLE	UINT64_C(2)
+#define TOPOD_F_ALL		(TOPOD_F_FORCE | TOPOD_F_POWER_CYCLE)
+
+#define TOPOD_MSG_LEN		512
+
+/* Named errors (bus.c maps them to errno both ways). */
+enum terr {
+	TERR_OK,
+	TERR_BUSY,		/* EBUSY: another switch in flight */
+	TERR_INVALID_LAYOUT,	/* EINVAL: not a layout name */
+	TERR_UNSUPPORTED,	/* EOPNOTSUPP: the platform lacks it */
+	TERR_DEVICE_BUSY,	/* ETXTBSY: a process holds a GPU */
+	TERR_BMC,		/* EREMOTEIO: the BMC refused or failed */
+	TERR_TIMEOUT,		/* ETIMEDOUT: a phase ran past its budget */
+	TERR_VERIFY,		/* EIO: the result is not what was asked */
+	TERR_INTERNAL,		/* other errno: org.freedesktop.DBus.Error.Failed */
+	__TERR_MAX,
+};
+
+const char *terr_name(enum terr e);	/* full D-Bus error name */
+int terr_errno(enum terr e);
+extern const sd_bus_error_map topod_errors[];
+
+/* State property */
+enum tstate {
+	TS_IDLE,
+	TS_SWITCHING,
+	TS_ROLLING_BACK,
+	TS_AWAITING_POWER_CYCLE,
+	TS_FAILED,
+	__TS_MAX,
+};
+const char *tstate_name(enum tstate s);
+
+struct tconfig {
+	char platform[4096];
+	enum { BMC_INBAND, BMC_LAN } transport;
+	char device[256];		/* in-band */
+	char host[256];			/* LAN */
+	unsigned int port;
+	char creds[4096];
+	int cipher;
+	unsigned int timeout_ms;
+	char state_dir[4096];
+	bool check_dmi;
+	/* "module" (pcitopo.ko), or "fake" (tests: no module; the layout is
+	 * the simulated BMC's state file fake_bmc_state) */
+	bool fake_hw;
+	char fake_bmc_state[4096];
+	char profile[4096];
+};
+
+int config_load(const char *path, struct tconfig *c, char *err, size_t len);
+
+/* log.c: "<prio>msg" under journald (JOURNAL_STREAM), else "topod: msg" */
+void tlog(int prio, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void log_set_debug(bool on);
+/* Copy src into dst[cap], truncating. */
+void tcopy(char *dst, size_t cap, const char *src);
+
+/* Worker -> main thread messages (main.c handles them). */
+enum tmsg_type {
+	TM_PHASE,	/* Phase signal */
+	TM_ACCEPT,	/* preflight finished: reply to SetLayout (err, text) */
+	TM_STATE,	/* State/PendingLayout changed */
+	TM_FINISH,	/* Finished signal; committed state updated */
+	TM_DONE,	/* the thread is about to exit: join it */
+};
+
+struct tmsg {
+	enum tmsg_type type;
+	enum pcitopo_layout layout;
+	char phase[TJ_PHASE_LEN];
+	char status[12];		/* started | done | failed */
+	uint64_t elapsed_usec;
+	enum terr err;
+	int errnum;
+	enum tstate state;
+	enum pcitopo_layout pending;
+	bool ok;
+	char text[TOPOD_MSG_LEN];
+};
+
+enum tjob_kind {
+	JOB_SWITCH,	/* SetLayout */
+	JOB_RECOVER,	/* at start: a journal says a job was in flight */
+};
+
+struct topod;
+
+struct tjob {
+	struct topod *d;
+	enum tjob_kind kind;
+	enum pcitopo_layout to;
+	uint64_t flags;
+	struct tj_job journal;		/* JOB_RECOVER: what was read */
+	pthread_t thread;
+	int msg_fd;			/* write end of the pipe */
+};
+
+/* Everything the main thread keeps; the worker reads cfg/plat only. */
+struct topod {
+	struct tconfig cfg;
+	struct pt_platform plat;
+	sd_event *event;
+	sd_bus *bus;
+	sd_bus_slot *vtable_slot;
+	int msg_pipe[2];
+	struct tjob *job;		/* in flight, or NULL */
+	sd_bus_message *pending_call;	/* SetLayout waiting for TM_ACCEPT */
+	/* properties */
+	enum pcitopo_layout layout;	/* what the module reports */
+	char reason[PCITOPO_REASON_LEN];
+	enum pcitopo_layout pending;
+	enum tstate state;
+	char last_error[TJ_ERR_LEN];
+	char phase[TJ_PHASE_LEN];	/* of the job in flight */
+	enum pcitopo_layout target;
+	struct tj_committed committed;
+	struct hw *hw;			/* main thread's: reads, events */
+	sd_event_source *hw_source;
+	unsigned int gpus;
+	uint64_t module_generation;
+};
+
+/* bus.c */
+int bus_setup(struct topod *d);
+void bus_emit_phase(struct topod *d, const struct tmsg *m);
+void bus_emit_finished(struct topod *d, const struct tmsg *m);
+void bus_emit_drift(struct topod *d, const char *msg);
+void bus_props_changed(struct topod *d);
+int bus_reply_error(sd_bus_message *m, enum terr e, int errnum,
+		    const char *text);
+
+/* polkit.c: calls done(d, m, 0) once authorized, or replies itself. */
+typedef void (*auth_done_fn)(struct topod *d, sd_bus_message *m);
+int polkit_check(struct topod *d, sd_bus_message *m, auth_done_fn done,
+		 sd_bus_error *error);
+
+/* main.c */
+int topod_start_job(struct topod *d, enum tjob_kind kind,
+		    enum pcitopo_layout to, uint64_t flags,
+		    const struct tj_job *journal);
+void topod_refresh(struct topod *d, bool check_drift);
+
+/* job.c */
+void *job_main(void *arg);
+void job_post(struct tjob *j, const struct tmsg *m);
+
+#endif

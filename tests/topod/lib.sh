@@ -1,0 +1,158 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# Helpers of tests/topod: a private system-like D-Bus, the simulated BMC over
+# LAN, and topod with the stand-in hardware (no module on the host).
+#
+#   bus_start DIR          dbus-daemon with DIR/bus.conf (system policy +
+#                          dbus/org.pcitopo.Topod.conf); exports
+#                          DBUS_SYSTEM_BUS_ADDRESS
+#   bmc_start DIR ARGS...  tests/bmc/start-bmc --dir DIR/bmc ARGS; sources env
+#   topod_conf DIR PLATFORM [BUDGET_MS]   DIR/topod.conf + DIR/platform.conf
+#   topod_start DIR        topod in the background, log DIR/topod.log;
+#                          waits for its bus name
+#   topod_stop DIR [SIG]
+#   wait_for SECS CMD...   retries CMD every 0.1 s
+#   cleanup                everything started, in reverse order
+
+top=$(dirname "$(dirname "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")")")
+TOPOD=${TOPOD:-$top/daemon/topod/topod}
+TOPOCTL=${TOPOCTL:-$top/cli/topoctl}
+n=0
+fails=0
+
+ok() { # ok COND_RC DESCRIPTION
+	n=$((n + 1))
+	if [[ $1 == 0 ]]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		fails=$((fails + 1))
+	fi
+}
+check() { # check DESCRIPTION CMD... : ok if CMD succeeds
+	local d=$1
+	shift
+	"$@" >/dev/null 2>&1
+	ok $? "$d"
+}
+
+wait_for() {
+	local secs=$1 i
+	shift
+	for ((i = 0; i < secs * 10; i++)); do
+		"$@" >/dev/null 2>&1 && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+bus_start() {
+	local dir=$1
+	cat >"$dir/bus.conf" <<EOC
+<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>system</type>
+  <listen>unix:path=$dir/bus</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow user="*"/>
+    <deny own="*"/>
+    <deny send_type="method_call"/>
+    <allow send_type="signal"/>
+    <allow send_requested_reply="true" send_type="method_return"/>
+    <allow send_requested_reply="true" send_type="error"/>
+    <allow receive_type="method_call"/>
+    <allow receive_type="method_return"/>
+    <allow receive_type="error"/>
+    <allow receive_type="signal"/>
+    <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus"/>
+    <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus.Introspectable"/>
+    <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus.Properties"/>
+  </policy>
+  <policy user="root">
+    <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus.Monitoring"/>
+  </policy>
+  <include>$top/dbus/org.pcitopo.Topod.conf</include>
+</busconfig>
+EOC
+	dbus-daemon --config-file="$dir/bus.conf" --nofork --nopidfile \
+		>"$dir/bus.log" 2>&1 &
+	echo $! >"$dir/bus.pid"
+	export DBUS_SYSTEM_BUS_ADDRESS=unix:path=$dir/bus
+	wait_for 10 test -S "$dir/bus"
+}
+
+bmc_start() {
+	local dir=$1
+	shift
+	"$top/tests/bmc/start-bmc" --dir "$dir/bmc" --host stub "$@" >"$dir/bmc.out"
+	# shellcheck disable=SC1091
+	source "$dir/bmc/env"
+	umask 077
+	printf 'user=%s\npassword=%s\n' "$PCITOPO_BMC_USER" \
+		"$PCITOPO_BMC_PASSWORD" >"$dir/creds"
+	umask 022
+}
+
+topod_conf() { # DIR PLATFORM [BUDGET_MS]
+	local dir=$1 plat=$2 budget=${3:-}
+	cp "$top/platforms/$plat.conf" "$dir/platform.conf"
+	if [[ -n $budget ]]; then
+		sed -i "s/bmc_job_ms = [0-9]*/bmc_job_ms = $budget/" "$dir/platform.conf"
+	fi
+	mkdir -p "$dir/state"
+	cat >"$dir/topod.conf" <<EOC
+# tests/topod: the simulated BMC over LAN, no module (stand-in hardware)
+platform = "$dir/platform.conf";
+bmc = { transport = "lan"; host = "127.0.0.1"; port = $PCITOPO_BMC_PORT;
+        creds = "$dir/creds"; timeout_ms = 1000; };
+state_dir = "$dir/state";
+check_dmi = false;
+hardware = "fake";
+fake_bmc_state = "$PCITOPO_BMC_STATE";
+EOC
+}
+
+topod_has_name() {
+	busctl --address="$DBUS_SYSTEM_BUS_ADDRESS" status org.pcitopo.Topod
+}
+
+topod_start() {
+	local dir=$1
+	"$TOPOD" --config "$dir/topod.conf" >>"$dir/topod.log" 2>&1 &
+	echo $! >"$dir/topod.pid"
+	wait_for 20 topod_has_name
+}
+
+topod_stop() {
+	local dir=$1 sig=${2:-TERM} pid
+	pid=$(cat "$dir/topod.pid" 2>/dev/null) || return 0
+	kill -"$sig" "$pid" 2>/dev/null
+	for _ in $(seq 100); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	rm -f "$dir/topod.pid"
+}
+
+topod_prop() { # PROP -> value (string or number), from Status()
+	busctl --address="$DBUS_SYSTEM_BUS_ADDRESS" get-property \
+		org.pcitopo.Topod /org/pcitopo/Topod org.pcitopo.Topod1 "$1" |
+		sed -E 's/^[st] //; s/^"(.*)"$/\1/'
+}
+
+bmc_current() { # the simulated BMC's current layout code
+	sed -n 's/^current=//p' "$PCITOPO_BMC_STATE"
+}
+
+cleanup_dir() {
+	local dir=$1
+	topod_stop "$dir" KILL
+	[[ -f $dir/bmc/env ]] && "$top/tests/bmc/stop-bmc" "$dir/bmc" >/dev/null 2>&1
+	if [[ -f $dir/bus.pid ]]; then
+		kill "$(cat "$dir/bus.pid")" 2>/dev/null
+		wait "$(cat "$dir/bus.pid")" 2>/dev/null
+	fi
+}

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * topod's journal and committed state (daemon/topod/journal.c): what a
+ * restart after a crash reads back.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <dirent.h>
+
+#include "journal.h"
+#include "tap.h"
+
+static char dir[] = "/tmp/topod-journal.XXXXXX";
+
+static void put(const char *name, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	fputs(text, f);
+	fclose(f);
+}
+
+static int count_files(void)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			n++;
+	closedir(d);
+	return n;
+}
+
+int main(void)
+{
+	struct tj_job j = { 0 }, back;
+	struct tj_committed c = { 0 }, cb;
+	unsigned int line = 0;
+
+	if (!mkdtemp(dir))
+		return 1;
+
+	tap_eq(tj_job_read(dir, &back, NULL), -ENOENT,
+	       "no journal: -ENOENT (nothing in flight)");
+
+	j.state = TJ_SWITCHING;
+	strcpy(j.phase, "detach");
+	j.from = PCITOPO_LAYOUT_BALANCE;
+	j.to = PCITOPO_LAYOUT_CASCADE;
+	j.flags = 3;
+	j.bmc_sent = 1;
+	j.started_usec = 1234567890123ULL;
+	j.nunits = 2;
+	strcpy(j.units[0], "dcgm.service");
+	strcpy(j.units[1], "nvidia-persistenced.service");
+	j.nports = 2;
+	strcpy(j.ports[0], "0000:82:00.0");
+	strcpy(j.ports[1], "0000:82:01.0");
+	strcpy(j.error, "line one\nline two");
+	tap_eq(tj_job_write(dir, &j), 0, "journal written");
+	tap_eq(count_files(), 1, "atomic write leaves no temp file");
+	tap_eq(tj_job_read(dir, &back, NULL), 0, "journal read back");
+	tap_ok(back.state == TJ_SWITCHING && !strcmp(back.phase, "detach") &&
+	       back.from == PCITOPO_LAYOUT_BALANCE &&
+	       back.to == PCITOPO_LAYOUT_CASCADE && back.flags == 3 &&
+	       back.bmc_sent == 1 && back.started_usec == 1234567890123ULL,
+	       "state, phase, layouts, flags, select sent, start time survive");
+	tap_ok(back.nunits == 2 && !strcmp(back.units[1],
+					   "nvidia-persistenced.service") &&
+	       back.nports == 2 && !strcmp(back.ports[1], "0000:82:01.0"),
+	       "stopped units and detached ports survive (what recovery undoes)");
+	tap_streq(back.error, "line one line two",
+		  "an error with a newline stays one line");
+
+	j.state = TJ_AWAITING_POWER_CYCLE;
+	strcpy(j.phase, "power-cycle");
+	j.nports = 0;
+	tap_eq(tj_job_write(dir, &j), 0, "journal rewritten at the next phase");
+	tap_eq(tj_job_read(dir, &back, NULL), 0, "and read");
+	tap_ok(back.state == TJ_AWAITING_POWER_CYCLE && back.nports == 0 &&
+	       !strcmp(back.phase, "power-cycle"),
+	       "the rewrite replaced the old contents");
+
+	put("job", "version=1\nstate=switching\nphase=bmc\nfrom=balance\n"
+	    "to=cascade\n");
+	tap_eq(tj_job_read(dir, &back, &line), -EBADMSG,
+	       "a torn journal (no end marker) is refused");
+	put("job", "version=2\nstate=switching\nend=1\n");
+	tap_eq(tj_job_read(dir, &back, &line), -EBADMSG,
+	       "a journal of another version is refused");
+	put("job", "version=1\nstate=switching\nfrom=sideways\nend=1\n");
+	tap_eq(tj_job_read(dir, &back, &line), -EBADMSG,
+	       "an unknown layout is refused");
+	tap_eq(line, 3, "and the line is named");
+	put("job", "version=1\nstate=switching\nbogus=1\nend=1\n");
+	tap_eq(tj_job_read(dir, &back, &line), -EBADMSG,
+	       "an unknown key is refused");
+	put("job", "version=1\nphase=bmc\nend=1\n");
+	tap_eq(tj_job_read(dir, &back, &line), -EBADMSG,
+	       "a journal without a state is refused");
+
+	tap_eq(tj_job_remove(dir), 0, "journal removed");
+	tap_eq(tj_job_read(dir, &back, NULL), -ENOENT, "and gone");
+	tap_eq(tj_job_remove(dir), 0, "removing it again is fine");
+
+	tap_eq(tj_committed_read(dir, &cb), -ENOENT, "no committed state yet");
+	c.layout = PCITOPO_LAYOUT_COMMON;
+	c.generation = 7;
+	strcpy(c.last_error, "BMC job 3 failed (error 2)");
+	tap_eq(tj_committed_write(dir, &c), 0, "committed state written");
+	tap_eq(tj_committed_read(dir, &cb), 0, "and read");
+	tap_ok(cb.layout == PCITOPO_LAYOUT_COMMON && cb.generation == 7 &&
+	       !strcmp(cb.last_error, "BMC job 3 failed (error 2)"),
+	       "layout, switch count and last error survive");
+
+	tap_eq(tj_atomic_write("/nonexistent/dir", "x", "y", 1), -ENOENT,
+	       "a missing state dir is an error, not a crash");
+
+	{
+		char cmd[300];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+		if (system(cmd))
+			return 1;
+	}
+	return tap_done();
+}

@@ -1,0 +1,132 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# topod in the emulated server (tests/vm/server): the real module, the real
+# in-band BMC (/dev/ipmi0 in the guest, KCS to the simulated BMC), a system
+# D-Bus in the guest with the shipped policy, topoctl as the user.
+#   - MUX, online: from balance, `topoctl set cascade`; every phase; the
+#     module sees cascade with 8 GPUs; Status() agrees;
+#   - switch firmware: `topoctl set cascade --power-cycle` from balance; the
+#     BMC power cycles the host; in the new guest topod finishes the job
+#     from its journal (/out/topod-state) and the module sees cascade.
+# TAP on stdout; the phase times as # comments. The server is always stopped.
+# shellcheck disable=SC2016 # single-quoted commands expand in the guest
+set -euo pipefail
+here=$(dirname "$(readlink -f "$0")")
+root=$(dirname "$(dirname "$here")")
+cd "$root"
+srv=$here/server
+n=0 failed=0
+
+tap() {	# tap OK WHAT [DETAIL]
+	n=$((n + 1))
+	if [[ $1 == 1 ]]; then
+		echo "ok $n - $2"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n - $2"
+		[[ -z ${3:-} ]] || printf '%s\n' "$3" | head -n 30 | sed 's/^/#   /'
+	fi
+}
+eq() { if [[ $1 == "$2" ]]; then tap 1 "$3"; else tap 0 "$3" "want: $2
+got:  $1"; fi; }
+now() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+
+for need in kmod/pcitopo.ko daemon/topod/topod cli/topoctl; do
+	[[ -e $need ]] || { echo "not ok 1 - t-topod: $need not built (run make)"; exit 1; }
+done
+for cmd in ipmi_sim qemu-system-x86_64 dbus-daemon; do
+	command -v "$cmd" >/dev/null || { echo "not ok 1 - t-topod: no $cmd (scripts/setup)"; exit 1; }
+done
+[[ -x $srv ]] || { echo "not ok 1 - t-topod: no tests/vm/server"; exit 1; }
+
+dir=
+# shellcheck disable=SC2317 # called by the EXIT trap
+cleanup() {
+	[[ -n $dir && -d $dir ]] && "$srv" stop "$dir" >/dev/null 2>&1
+	return 0
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+grun() { "$srv" run "$dir" --timeout "${T:-120}" "$@"; }
+view() { grun bash -c 'cd /sys/kernel/pcitopo && echo "$(<layout) $(<count_gpus)"'; }
+up() {	# up PLATFORM: module, dbus, topod in the guest
+	local out ok=1
+	out=$(T=120 grun env PCITOPO_BMC_JOB_MS=30000 tests/vm/guest/topod-up.sh "$1" 2>&1) || ok=0
+	tap "$ok" "guest: module, /dev/ipmi0, system bus, topod up ($1)" "$out"
+	return $((1 - ok))
+}
+start() {	# start METHOD LAYOUT
+	dir=$(mktemp -d /tmp/pcitopo-topod.XXXXXX)
+	local t0 ok=1 line
+	t0=$(now)
+	line=$("$srv" start "$dir" --method "$1" --layout "$2" --timeout 300 2>&1) || ok=0
+	tap "$ok" "$1: server up in $2 ($(since "$t0") s)" "$line"
+	return $((1 - ok))
+}
+stop() { "$srv" stop "$dir" >/dev/null 2>&1 || true; dir=; }
+phases() { awk '/^  / && $2 == "done" {print $1}' <<<"$1" | tr '\n' ' '; }
+
+# --- MUX, online --------------------------------------------------------
+if start mux balance && up emulated-mux; then
+	before=$(grun cli/topoctl topo 2>&1) || true
+	echo "# before:"; sed 's/^/#   /' <<<"$before"
+	t0=$(now)
+	out=$(T=240 grun cli/topoctl set cascade 2>&1) && rc=0 || rc=$?
+	sed 's/^/# /' <<<"$out"
+	tap "$([[ $rc == 0 ]] && echo 1 || echo 0)" "mux: topoctl set cascade exits 0 ($(since "$t0") s)" \
+		"$(tail -20 "$dir/out/topod.log" 2>/dev/null)"
+	eq "$(phases "$out")" "preflight quiesce detach bmc reenumerate verify restore commit " \
+		"mux: every phase done, in order"
+	eq "$(view)" "cascade 8" "mux: the module sees cascade with 8 GPUs"
+	st=$(grun cli/topoctl -j status 2>&1) || true
+	eq "$(jq -r '"\(.layout) \(.state) \(.generation)"' <<<"$st" 2>/dev/null)" "cascade idle 1" \
+		"mux: topoctl status: cascade, idle, one switch"
+	after=$(grun cli/topoctl topo 2>&1) || true
+	echo "# after:"; sed 's/^/#   /' <<<"$after"
+	# a process holding a moving GPU (GPU4's config space) open: DeviceBusy
+	out=$(grun bash -c 'a=$(for d in /sys/bus/pci/devices/*; do
+			[[ $(<"$d/class") == 0x0380* ]] && basename "$d"; done | sort | sed -n 5p)
+		exec 3<"/sys/bus/pci/devices/$a/config"
+		cli/topoctl set common' 2>&1) && rc=0 || rc=$?
+	tap "$([[ $rc == 1 && $out == *"is in use"* ]] && echo 1 || echo 0)" \
+		"mux: a GPU held open: refused in preflight (DeviceBusy)" "$out"
+	eq "$(view)" "cascade 8" "mux: and nothing moved"
+	out=$(grun cli/topoctl set bogus 2>&1) && rc=0 || rc=$?
+	tap "$([[ $rc == 1 && $out == *"not a layout"* ]] && echo 1 || echo 0)" "mux: unknown layout refused" "$out"
+fi
+stop
+
+# --- switch firmware, power cycle ---------------------------------------
+if start switchfw balance && up emulated-switchfw; then
+	boot=$(cat "$dir/boot")
+	t0=$(now)
+	out=$(T=120 grun cli/topoctl set cascade --power-cycle 2>&1) && rc=0 || rc=$?
+	sed 's/^/# /' <<<"$out"
+	# the job may be cut by the power off itself (125) after the phase
+	# 125: the power cycle cut the job (and maybe its last lines) short
+	tap "$([[ ($rc == 0 || $rc == 125) && $out == *"pending cascade"* ]] &&
+		grep -q "power-cycle: started" "$dir/out/topod.log" && echo 1 || echo 0)" \
+		"switchfw: topoctl set cascade --power-cycle: cascade pending, power cycle requested (rc $rc)" "$out"
+	line=$("$srv" wait-boot "$dir" --after "$boot" --timeout 300 2>&1) || true
+	tap "$([[ $line == *"layout=cascade"* ]] && echo 1 || echo 0)" \
+		"switchfw: the host booted again, in cascade ($(since "$t0") s)" "$line"
+	if up emulated-switchfw; then
+		st=
+		for _ in $(seq 60); do
+			st=$(grun cli/topoctl -j status 2>&1) || true
+			[[ $(jq -r .state <<<"$st" 2>/dev/null) == idle ]] && break
+			sleep 1
+		done
+		eq "$(jq -r '"\(.layout) \(.state) \(.pending_layout)"' <<<"$st" 2>/dev/null)" "cascade idle null" \
+			"switchfw: after the boot topod committed cascade (from its journal)"
+		eq "$(view)" "cascade 8" "switchfw: the module sees cascade with 8 GPUs"
+		grep -E "reenumerate|verify|commit" "$dir/out/topod.log" 2>/dev/null | sed 's/^/# /' || true
+	fi
+fi
+stop
+
+echo "1..$n"
+((failed == 0))
