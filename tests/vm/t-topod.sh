@@ -54,7 +54,7 @@ grun() { "$srv" run "$dir" --timeout "${T:-120}" "$@"; }
 view() { grun bash -c 'cd /sys/kernel/pcitopo && echo "$(<layout) $(<count_gpus)"'; }
 up() {	# up PLATFORM: module, dbus, topod in the guest
 	local out ok=1
-	out=$(T=120 grun env PCITOPO_BMC_JOB_MS=30000 tests/vm/guest/topod-up.sh "$1" 2>&1) || ok=0
+	out=$(T=120 grun tests/vm/guest/topod-up.sh "$1" 2>&1) || ok=0
 	tap "$ok" "guest: module, /dev/ipmi0, system bus, topod up ($1)" "$out"
 	return $((1 - ok))
 }
