@@ -105,11 +105,12 @@ if start switchfw balance && up emulated-switchfw; then
 	t0=$(now)
 	out=$(T=120 grun cli/topoctl set cascade --power-cycle 2>&1) && rc=0 || rc=$?
 	sed 's/^/# /' <<<"$out"
-	# the job may be cut by the power off itself (125) after the phase
-	# 125: the power cycle cut the job (and maybe its last lines) short
+	# 125: the power cycle cut the job (and maybe its last lines, topod's
+	# log on the share included) short; that the cycle was requested shows
+	# in the next check, a new boot.
 	tap "$([[ ($rc == 0 || $rc == 125) && $out == *"pending cascade"* ]] &&
-		grep -q "power-cycle: started" "$dir/out/topod.log" && echo 1 || echo 0)" \
-		"switchfw: topoctl set cascade --power-cycle: cascade pending, power cycle requested (rc $rc)" "$out"
+		echo 1 || echo 0)" \
+		"switchfw: topoctl set cascade --power-cycle: cascade pending (rc $rc)" "$out"
 	line=$("$srv" wait-boot "$dir" --after "$boot" --timeout 300 2>&1) || true
 	tap "$([[ $line == *"layout=cascade"* ]] && echo 1 || echo 0)" \
 		"switchfw: the host booted again, in cascade ($(since "$t0") s)" "$line"

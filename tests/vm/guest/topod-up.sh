@@ -35,10 +35,7 @@ if [[ ! -S /run/dbus/system_bus_socket ]]; then
 fi
 
 mkdir -p /etc/pcitopo/platforms "$out/topod-state"
-# PCITOPO_BMC_JOB_MS: a larger bmc_job_ms than the platform file's (the
-# MUX move waits for pciehp, ~5.5 s per removal, slower on a loaded TCG host)
-sed ${PCITOPO_BMC_JOB_MS:+-e "s/bmc_job_ms = [0-9]*/bmc_job_ms = $PCITOPO_BMC_JOB_MS/"} \
-	"$root/platforms/$plat.conf" >"/etc/pcitopo/platforms/$plat.conf"
+cp "$root/platforms/$plat.conf" "/etc/pcitopo/platforms/$plat.conf"
 cat >/etc/pcitopo/topod.conf <<EOC
 # the emulated server: in-band BMC (KCS over QEMU's ipmi-bmc-extern)
 platform = "/etc/pcitopo/platforms/$plat.conf";
