@@ -12,10 +12,37 @@
 #   make test       every test (unit, then the emulated server); prints
 #                   "N passed, N failed"
 #   make bench      benchmarks (print figures, assert nothing)
+#   make install    what `make` built, where the system looks for it (below);
+#                   builds nothing: run `make` first (as yourself), then
+#                   `make install` (as root). DESTDIR=DIR stages into DIR.
+#
+# make install [DESTDIR=DIR] [PREFIX=/usr/local] [INSTALL_MOD=1]
+#   $(PREFIX)/bin/topoctl, $(PREFIX)/sbin/topod,
+#   $(PREFIX)/libexec/pcitopo/pcitopo-boot, $(PREFIX)/share/man/man8/topoctl.8,
+#   $(PREFIX)/share/bash-completion/completions/topoctl,
+#   $(PREFIX)/share/pcitopo/platforms/*.conf,
+#   $(PREFIX)/lib/modules-load.d/pcitopo.conf (loads pcitopo.ko at boot).
+#   Where systemd, D-Bus, polkit and udev read them, whatever PREFIX:
+#   /lib/systemd/system/{topod,pcitopo-boot}.service (UNITDIR; the paths of
+#   topod and pcitopo-boot in them follow PREFIX),
+#   /usr/share/dbus-1/system.d/org.pcitopo.Topod.conf (DBUSDIR),
+#   /usr/share/dbus-1/system-services/org.pcitopo.Topod.service,
+#   /usr/share/polkit-1/actions/org.pcitopo.policy (POLKITDIR),
+#   /lib/udev/rules.d/90-pcitopo.rules (UDEVDIR).
+#   INSTALL_MOD=1 also installs pcitopo.ko (built by `make module`) with
+#   kbuild's modules_install against KDIR (kmod/Makefile's default):
+#   /lib/modules/VERSION/extra/pcitopo.ko, then depmod; DESTDIR is passed as
+#   INSTALL_MOD_PATH. Without INSTALL_MOD=1 the module is not installed.
+#   (With Debian's headers, which carry no signing key, kbuild's sign-file
+#   prints SSL errors and the module is installed unsigned: it loads, with
+#   a taint, where module signatures are not enforced.)
+#   Afterwards: systemctl daemon-reload; systemctl enable topod
+#   pcitopo-boot (pcitopo-boot only with an /etc/pcitopo/profile); a
+#   /etc/pcitopo/topod.conf naming the platform (Documentation/topod.md).
 
 export TOPDIR := $(CURDIR)
 
-.PHONY: all module user check test unit-test vm-test bench clean
+.PHONY: all module user check test unit-test vm-test bench clean install
 
 all: module user
 
@@ -54,3 +81,55 @@ clean:
 	$(MAKE) -C daemon clean
 	$(MAKE) -C bmcsim clean
 	$(MAKE) -C tests/unit clean
+
+PREFIX     ?= /usr/local
+BINDIR     ?= $(PREFIX)/bin
+SBINDIR    ?= $(PREFIX)/sbin
+LIBEXECDIR ?= $(PREFIX)/libexec/pcitopo
+MANDIR     ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+PLATFORMDIR ?= $(PREFIX)/share/pcitopo/platforms
+MODLOADDIR ?= $(PREFIX)/lib/modules-load.d
+UNITDIR    ?= /lib/systemd/system
+DBUSDIR    ?= /usr/share/dbus-1
+POLKITDIR  ?= /usr/share/polkit-1/actions
+UDEVDIR    ?= /lib/udev
+INSTALL    ?= install
+# as kmod/Makefile: the running kernel's build dir, else the newest headers
+KDIR       ?= $(shell d=/lib/modules/$$(uname -r)/build; \
+	if [ -d "$$d" ]; then echo "$$d"; else \
+	ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V | tail -n 1; fi)
+
+install:
+	@for f in cli/topoctl daemon/topod/topod; do \
+		[ -x $$f ] || { echo "install: no $$f: run make first" >&2; exit 1; }; \
+	done
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SBINDIR) \
+		$(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(MANDIR)/man8 \
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(PLATFORMDIR) \
+		$(DESTDIR)$(MODLOADDIR) $(DESTDIR)$(UNITDIR) \
+		$(DESTDIR)$(DBUSDIR)/system.d $(DESTDIR)$(DBUSDIR)/system-services \
+		$(DESTDIR)$(POLKITDIR) $(DESTDIR)$(UDEVDIR)/rules.d
+	$(INSTALL) -m 0755 cli/topoctl $(DESTDIR)$(BINDIR)/topoctl
+	$(INSTALL) -m 0755 daemon/topod/topod $(DESTDIR)$(SBINDIR)/topod
+	$(INSTALL) -m 0755 systemd/pcitopo-boot $(DESTDIR)$(LIBEXECDIR)/pcitopo-boot
+	$(INSTALL) -m 0644 cli/topoctl.8 $(DESTDIR)$(MANDIR)/man8/topoctl.8
+	$(INSTALL) -m 0644 cli/topoctl.bash-completion $(DESTDIR)$(BASHCOMPDIR)/topoctl
+	$(INSTALL) -m 0644 platforms/*.conf $(DESTDIR)$(PLATFORMDIR)/
+	$(INSTALL) -m 0644 systemd/pcitopo.conf $(DESTDIR)$(MODLOADDIR)/pcitopo.conf
+	for u in topod.service pcitopo-boot.service; do \
+		sed -e 's|/usr/sbin/topod|$(SBINDIR)/topod|' \
+		    -e 's|/usr/libexec/pcitopo/|$(LIBEXECDIR)/|' systemd/$$u \
+			>$(DESTDIR)$(UNITDIR)/$$u.tmp && \
+		chmod 0644 $(DESTDIR)$(UNITDIR)/$$u.tmp && \
+		mv -f $(DESTDIR)$(UNITDIR)/$$u.tmp $(DESTDIR)$(UNITDIR)/$$u || exit 1; \
+	done
+	$(INSTALL) -m 0644 dbus/org.pcitopo.Topod.conf $(DESTDIR)$(DBUSDIR)/system.d/
+	$(INSTALL) -m 0644 dbus/org.pcitopo.Topod.service $(DESTDIR)$(DBUSDIR)/system-services/
+	$(INSTALL) -m 0644 dbus/org.pcitopo.policy $(DESTDIR)$(POLKITDIR)/
+	$(INSTALL) -m 0644 udev/90-pcitopo.rules $(DESTDIR)$(UDEVDIR)/rules.d/
+ifeq ($(INSTALL_MOD),1)
+	@[ -f kmod/pcitopo.ko ] || { echo "install: no kmod/pcitopo.ko: run make module first" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod modules_install \
+		$(if $(DESTDIR),INSTALL_MOD_PATH=$(abspath $(DESTDIR)))
+endif

@@ -1,0 +1,143 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# `make install` (host): into a DESTDIR, with PREFIX=/usr, every file lands
+# where systemd, D-Bus, polkit, udev, modules-load.d, man and bash-completion
+# look for it, with its mode, and is the built/shipped file; the installed
+# units pass `systemd-analyze verify --root` (their ExecStart= found in the
+# DESTDIR, their dependencies in a copy of the host's units); D-Bus
+# activation, bus name and unit alias agree; PREFIX=/usr/local rewrites the
+# units' paths; INSTALL_MOD=1 installs pcitopo.ko, without it nothing goes
+# to /lib/modules. TAP on stdout.
+set -uo pipefail
+top=$(dirname "$(dirname "$(dirname "$(readlink -f "$0")")")")
+cd "$top" || exit 1
+n=0 fails=0
+ok() {	# ok RC WHAT [DETAIL]
+	n=$((n + 1))
+	if [[ $1 == 0 ]]; then echo "ok $n - $2"; else
+		echo "not ok $n - $2"; fails=$((fails + 1))
+		[[ -z ${3:-} ]] || printf '%s\n' "$3" | head -n 20 | sed 's/^/#   /'
+	fi
+}
+for f in cli/topoctl daemon/topod/topod; do
+	[[ -x $f ]] || { echo "not ok 1 - t-install: $f not built (run make)"; exit 1; }
+done
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# the staged root: a copy of the host's unit directory (the targets and
+# dbus.socket the units depend on), then pcitopo on top
+D=$tmp/root
+mkdir -p "$D/lib/systemd"
+[[ -d /lib/systemd/system ]] && cp -a /lib/systemd/system "$D/lib/systemd/"
+out=$(make -s install DESTDIR="$D" PREFIX=/usr 2>&1)
+ok $? "make install DESTDIR=... PREFIX=/usr" "$out"
+
+# file  mode  source (the installed file must equal it; - for none)
+files=$(cat <<'EOL'
+usr/bin/topoctl 755 cli/topoctl
+usr/sbin/topod 755 daemon/topod/topod
+usr/libexec/pcitopo/pcitopo-boot 755 systemd/pcitopo-boot
+usr/share/man/man8/topoctl.8 644 cli/topoctl.8
+usr/share/bash-completion/completions/topoctl 644 cli/topoctl.bash-completion
+usr/share/pcitopo/platforms/emulated-switchfw.conf 644 platforms/emulated-switchfw.conf
+usr/share/pcitopo/platforms/emulated-mux.conf 644 platforms/emulated-mux.conf
+usr/share/pcitopo/platforms/template.conf 644 platforms/template.conf
+usr/lib/modules-load.d/pcitopo.conf 644 systemd/pcitopo.conf
+lib/systemd/system/topod.service 644 systemd/topod.service
+lib/systemd/system/pcitopo-boot.service 644 systemd/pcitopo-boot.service
+usr/share/dbus-1/system.d/org.pcitopo.Topod.conf 644 dbus/org.pcitopo.Topod.conf
+usr/share/dbus-1/system-services/org.pcitopo.Topod.service 644 dbus/org.pcitopo.Topod.service
+usr/share/polkit-1/actions/org.pcitopo.policy 644 dbus/org.pcitopo.policy
+lib/udev/rules.d/90-pcitopo.rules 644 udev/90-pcitopo.rules
+EOL
+)
+while read -r f mode src; do
+	st=1 why=
+	if [[ ! -f $D/$f ]]; then
+		why="missing"
+	elif [[ $(stat -c %a "$D/$f") != "$mode" ]]; then
+		why="mode $(stat -c %a "$D/$f"), want $mode"
+	elif [[ $src != - ]] && ! cmp -s "$src" "$D/$f"; then
+		why="differs from $src"
+	else
+		st=0
+	fi
+	ok "$st" "installed /$f ($mode)" "$why"
+done <<<"$files"
+# (the host's units copied in before are not pcitopo's)
+out=$(find "$D" -path "$D/lib/systemd/system" -prune -o -type f -print | sed "s|^$D/||" | sort)
+want=$(awk '$1 !~ /^lib\/systemd\/system\// {print $1}' <<<"$files" | sort)
+ok "$([[ $out == "$want" ]] && echo 0 || echo 1)" \
+	"nothing else installed (no module without INSTALL_MOD=1)" "$(diff <(echo "$want") <(echo "$out"))"
+
+if command -v systemd-analyze >/dev/null; then
+	out=$(SYSTEMD_LOG_LEVEL=warning systemd-analyze verify --man=no --root="$D" \
+		topod.service pcitopo-boot.service 2>&1)
+	ok "$([[ -z $out ]] && echo 0 || echo 1)" \
+		"systemd-analyze verify --root=DESTDIR topod.service pcitopo-boot.service" "$out"
+	mv "$D/usr/sbin/topod" "$D/usr/sbin/topod.away"
+	out=$(SYSTEMD_LOG_LEVEL=warning systemd-analyze verify --man=no --root="$D" topod.service 2>&1)
+	ok "$([[ $out == *"/usr/sbin/topod is not executable"* ]] && echo 0 || echo 1)" \
+		"and it does look for ExecStart= in DESTDIR (topod moved away: refused)" "$out"
+	mv "$D/usr/sbin/topod.away" "$D/usr/sbin/topod"
+fi
+
+# the pieces name each other: bus name, activation file, unit alias
+act=$D/usr/share/dbus-1/system-services/org.pcitopo.Topod.service
+unit=$D/lib/systemd/system/topod.service
+name=$(sed -n 's/^Name=//p' "$act") svc=$(sed -n 's/^SystemdService=//p' "$act")
+ok "$([[ $name == "$(sed -n 's/^BusName=//p' "$unit")" && $name == org.pcitopo.Topod &&
+	$svc == "$(sed -n 's/^Alias=//p' "$unit")" ]] && echo 0 || echo 1)" \
+	"D-Bus activation: Name = topod.service's BusName, SystemdService = its Alias" "$name $svc"
+out=$(xmllint --noout "$D/usr/share/dbus-1/system.d/org.pcitopo.Topod.conf" \
+	"$D/usr/share/polkit-1/actions/org.pcitopo.policy" 2>&1)
+ok $? "bus policy and polkit action are well-formed XML" "$out"
+ok "$(grep -q 'id="org.pcitopo.set-layout"' "$D/usr/share/polkit-1/actions/org.pcitopo.policy"; echo $?)" \
+	"polkit action org.pcitopo.set-layout installed"
+ok "$(grep -q "own=\"$name\"" "$D/usr/share/dbus-1/system.d/org.pcitopo.Topod.conf"; echo $?)" \
+	"the bus policy lets the unit's BusName be owned"
+lb=$(sed -n 's/^ExecStart=//p' "$D/lib/systemd/system/pcitopo-boot.service")
+ok "$([[ -x $D$lb ]] && echo 0 || echo 1)" "pcitopo-boot.service's ExecStart= ($lb) installed, executable"
+mods=$(grep -v '^#' "$D/usr/lib/modules-load.d/pcitopo.conf" | grep -v '^$')
+want=pcitopo
+[[ -f kmod/pcitopo.ko ]] && want=$(modinfo -F name kmod/pcitopo.ko 2>/dev/null || echo pcitopo)
+ok "$([[ $mods == "$want" ]] && echo 0 || echo 1)" "modules-load.d/pcitopo.conf loads the module ($want)" "$mods"
+if [[ -x tests/topod/check-rules ]]; then
+	out=$(tests/topod/check-rules "$D/lib/udev/rules.d/90-pcitopo.rules" 2>&1)
+	ok $? "the installed udev rules parse (tests/topod/check-rules)" "$out"
+fi
+out=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$D/usr/share/man/man8/topoctl.8" 2>&1 >/dev/null)
+ok "$([[ -z $out ]] && echo 0 || echo 1)" "man page renders without warnings" "$out"
+page=$(MANWIDTH=200 man -l "$D/usr/share/man/man8/topoctl.8" 2>/dev/null)
+ok "$(grep -q 'topoctl set { balance | common | cascade } \[--force\] \[--power-cycle\] \[--no-wait\]' <<<"$page" &&
+	grep -q 'topoctl status \[-j\]' <<<"$page"; echo $?)" "man page: set and status documented"
+out=$(bash -c '_init_completion() { :; }; . "$1" && complete -p topoctl' _ \
+	"$D/usr/share/bash-completion/completions/topoctl" 2>&1)
+ok "$([[ $out == "complete -F _topoctl topoctl" ]] && echo 0 || echo 1)" \
+	"bash completion loads and completes topoctl" "$out"
+
+# PREFIX=/usr/local: binaries there, the units point at them
+L=$tmp/local
+out=$(make -s install DESTDIR="$L" PREFIX=/usr/local 2>&1)
+ok $? "make install PREFIX=/usr/local" "$out"
+ok "$([[ $(sed -n 's/^ExecStart=//p' "$L/lib/systemd/system/topod.service") == /usr/local/sbin/topod &&
+	$(sed -n 's/^ExecStart=//p' "$L/lib/systemd/system/pcitopo-boot.service") == /usr/local/libexec/pcitopo/pcitopo-boot &&
+	-x $L/usr/local/sbin/topod && -x $L/usr/local/libexec/pcitopo/pcitopo-boot &&
+	-f $L/usr/local/lib/modules-load.d/pcitopo.conf &&
+	-f $L/usr/share/dbus-1/system.d/org.pcitopo.Topod.conf ]] && echo 0 || echo 1)" \
+	"PREFIX=/usr/local: units' ExecStart= follow it; D-Bus files stay where dbus reads them"
+
+# INSTALL_MOD=1: the module, through kbuild's modules_install
+if [[ -f kmod/pcitopo.ko ]]; then
+	M=$tmp/mod
+	out=$(make -s install DESTDIR="$M" PREFIX=/usr INSTALL_MOD=1 2>&1)
+	rc=$?
+	ko=$(find "$M/lib/modules" -name pcitopo.ko 2>/dev/null | head -n 1)
+	ok "$([[ $rc == 0 && -n $ko ]] && cmp -s "$ko" kmod/pcitopo.ko && echo 0 || echo 1)" \
+		"INSTALL_MOD=1: ${ko#"$M"} is kmod/pcitopo.ko" "$out"
+fi
+
+echo "1..$n"
+((fails == 0))

@@ -1,0 +1,76 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# check-udev.sh   (in the emulated server's guest: tests/vm/t-udev.sh)
+#
+# udev/90-pcitopo.rules under the real udev (`udevadm test`, Debian's
+# systemd 252 udev, the host's, read over 9p): installed into the guest's
+# /etc/udev/rules.d (the overlay), then simulated for the guest's real
+# devices (found by class in sysfs): a GPU (class 0x0380) add and remove,
+# a switch downstream port (104c:8233) and upstream port (104c:8232) and a
+# root port add: PCITOPO_KIND, the "pcitopo" tag and the RUN of busctl's
+# Recheck call; an NVMe drive and a NIC add, and a GPU "change": none of
+# them. TAP on stdout. (`udevadm test` runs no RUN program; it lists them.)
+set -uo pipefail
+root=${PCITOPO_ROOT:-$(pwd)}
+n=0 failed=0
+tap() {
+	n=$((n + 1))
+	if [[ $1 == 1 ]]; then echo "ok $n - $2"; else
+		failed=$((failed + 1)); echo "not ok $n - $2"
+		[[ -z ${3:-} ]] || printf '%s\n' "$3" | tail -n 25 | sed 's/^/#   /'
+	fi
+}
+[[ $(stat -f -c %T /) == overlayfs ]] || { echo "not ok 1 - check-udev: not in the guest"; exit 1; }
+command -v udevadm >/dev/null || { echo "not ok 1 - check-udev: no udevadm (scripts/setup: udev)"; exit 1; }
+mkdir -p /etc/udev/rules.d /run/udev
+cp "$root/udev/90-pcitopo.rules" /etc/udev/rules.d/
+
+first() {	# first CLASS-PREFIX [VENDOR:DEVICE]: first device of that class
+	local d
+	for d in /sys/bus/pci/devices/*; do
+		[[ $(<"$d/class") == "$1"* ]] || continue
+		[[ -z ${2:-} || "$(<"$d/vendor"):$(<"$d/device")" == "0x${2%:*}:0x${2#*:}" ]] || continue
+		echo "${d##*/}"
+		return 0
+	done
+	return 1
+}
+gpu=$(first 0x0380) dsp=$(first 0x0604 104c:8233) usp=$(first 0x0604 104c:8232)
+rp=$(first 0x0604 1b36:000c) nvme=$(first 0x0108) nic=$(first 0x0200)
+echo "# gpu $gpu, switch downstream port $dsp, upstream port $usp, root port $rp, nvme $nvme, nic $nic"
+
+recheck="run: '/usr/bin/busctl --system --timeout=2 --auto-start=no --expect-reply=no call org.pcitopo.Topod /org/pcitopo/Topod org.pcitopo.Topod1 Recheck'"
+utest() {	# utest ACTION DEV: udevadm test's output
+	udevadm test --action="$1" "/sys/bus/pci/devices/$2" 2>&1
+}
+has() { grep -qxF -- "$2" <<<"$1"; }
+tagged() { grep -Eq '^(TAGS|CURRENT_TAGS)=.*:pcitopo:' <<<"$1"; }
+yes_case() {	# yes_case ACTION DEV KIND WHAT
+	local out
+	if [[ -z $2 ]]; then tap 0 "$4: no such device in this layout"; return; fi
+	out=$(utest "$1" "$2")
+	tap "$(has "$out" "PCITOPO_KIND=$3" && echo 1 || echo 0)" "$4 ($2, $1): PCITOPO_KIND=$3" "$out"
+	tap "$(tagged "$out" && echo 1 || echo 0)" "$4 ($2, $1): tagged pcitopo" "$out"
+	tap "$(has "$out" "$recheck" && echo 1 || echo 0)" "$4 ($2, $1): RUN busctl ... Recheck" "$out"
+}
+no_case() {	# no_case ACTION DEV WHAT
+	local out
+	if [[ -z $2 ]]; then tap 0 "$3: no such device in this layout"; return; fi
+	out=$(utest "$1" "$2")
+	tap "$(! grep -q '^PCITOPO_KIND=' <<<"$out" && ! tagged "$out" &&
+		! grep -q 'org.pcitopo.Topod1 Recheck' <<<"$out" && grep -q "^ACTION=$1" <<<"$out" &&
+		echo 1 || echo 0)" "$3 ($2, $1): not pcitopo's (no kind, tag or RUN)" "$out"
+}
+
+yes_case add "$gpu" gpu "GPU"
+yes_case remove "$gpu" gpu "GPU"
+yes_case add "$dsp" port "switch downstream port"
+yes_case add "$usp" port "switch upstream port"
+yes_case add "$rp" port "root port"
+no_case add "$nvme" "NVMe drive"
+no_case add "$nic" "NIC"
+no_case change "$gpu" "GPU"
+
+echo "1..$n"
+((failed == 0))

@@ -1,0 +1,122 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# pcitopo-boot.service for real: the emulated server (tests/vm/server,
+# switch firmware) boots with systemd as init (--init systemd), pcitopo
+# installed into its root by `make install` (tests/vm/guest/
+# boot-unit-systemd.sh: units, D-Bus policy, modules-load.d, platforms),
+# /etc/pcitopo/profile = cascade, a stand-in GPU service
+# (nvidia-persistenced.service, which records the layout it starts in) and
+# the BMC at balance. pcitopo-boot must bring the server to cascade before
+# the GPU service starts: it asks topod for the switch with a power cycle,
+# the BMC cycles QEMU, and in the next boot topod commits the switch from
+# its journal, pcitopo-boot sees cascade and the GPU service starts after
+# it, in cascade. Boot 1 is never in a GPU service's log. TAP on stdout,
+# the boot times as # comments. The server is always stopped.
+# shellcheck disable=SC2016 # single-quoted commands expand in the guest
+set -euo pipefail
+here=$(dirname "$(readlink -f "$0")")
+root=$(dirname "$(dirname "$here")")
+cd "$root"
+srv=$here/server
+n=0 failed=0
+
+tap() {	# tap OK WHAT [DETAIL]
+	n=$((n + 1))
+	if [[ $1 == 1 ]]; then
+		echo "ok $n - $2"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n - $2"
+		[[ -z ${3:-} ]] || printf '%s\n' "$3" | head -n 30 | sed 's/^/#   /'
+	fi
+}
+eq() { if [[ $1 == "$2" ]]; then tap 1 "$3"; else tap 0 "$3" "want: $2
+got:  $1"; fi; }
+now() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+
+for need in kmod/pcitopo.ko daemon/topod/topod cli/topoctl; do
+	[[ -e $need ]] || { echo "not ok 1 - t-boot-unit: $need not built (run make)"; exit 1; }
+done
+for f in /lib/systemd/systemd /usr/bin/dbus-daemon; do
+	[[ -x $f ]] || { echo "not ok 1 - t-boot-unit: no $f on the host (the guest's root)"; exit 1; }
+done
+for cmd in ipmi_sim qemu-system-x86_64; do
+	command -v "$cmd" >/dev/null || { echo "not ok 1 - t-boot-unit: no $cmd (scripts/setup)"; exit 1; }
+done
+
+dir=$(mktemp -d /tmp/pcitopo-bootunit.XXXXXX)
+# shellcheck disable=SC2317 # called by the EXIT trap
+cleanup() {
+	[[ -n ${PCITOPO_KEEP_SERVER:-} ]] && { echo "# kept $dir" >&2; return 0; }
+	[[ -d $dir ]] && "$srv" stop "$dir" >/dev/null 2>&1
+	return 0
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+t0=$(now)
+line=$("$srv" start "$dir" --method switchfw --layout balance --timeout 300 \
+	--init systemd --setup "$here/guest/boot-unit-systemd.sh" 2>&1) && ok=1 || ok=0
+tap "$ok" "systemd init: server up, BMC at balance ($(since "$t0") s)" \
+	"$line
+$(tail -n 20 "$dir/out/setup.log" 2>/dev/null)"
+if ((!ok)); then echo "1..$n"; exit 1; fi
+echo "# $line"
+eq "$(cat "$dir/out/setup.rc" 2>/dev/null)" 0 \
+	"make install into the guest's root and the test units (before switch_root)"
+
+# boot 1 (balance): pcitopo-boot asks for cascade with a power cycle
+boot=$(cat "$dir/boot")
+if ((boot < 2)); then
+	line=$("$srv" wait-boot "$dir" --after 1 --timeout 300 2>&1) || true
+else
+	line=$(cat "$dir/out/ready")
+fi
+echo "# $line"
+tap "$([[ $line == *"boot=2 "*"layout=cascade"* ]] && echo 1 || echo 0)" \
+	"pcitopo-boot had the BMC power cycle the host once: boot 2 in cascade ($(since "$t0") s)" "$line"
+
+# boot 2: what systemd saw, once its boot is done (the agent starts early)
+props=ActiveState,Result,ExecMainStatus,ExecMainStartTimestampMonotonic,ExecMainExitTimestampMonotonic
+g=$("$srv" run "$dir" --timeout 300 -- bash -c '
+	echo "system=$(timeout 240 systemctl is-system-running --wait || true)"
+	for u in pcitopo-boot topod nvidia-persistenced systemd-modules-load; do
+		systemctl show -p '"$props"' "$u.service" | sed "s/^/$u./"
+	done
+	echo "init=$(cat /proc/1/comm)"
+	echo "virt=$(systemd-detect-virt || true)"
+	echo "failed=$(systemctl --failed --no-legend --plain | awk "{print \$1}" | tr "\n" " ")"
+	echo "module=$(grep -c "^pcitopo " /proc/modules) $(cat /sys/kernel/pcitopo/layout) $(cat /sys/kernel/pcitopo/count_gpus)"
+	echo "status=$(topoctl -j status)"
+	journalctl -b -u pcitopo-boot.service -o cat --no-pager | sed "s/^/journal=/"
+' 2>&1) || true
+get() { sed -n "s/^$1=//p" <<<"$g" | head -n 1; }
+
+eq "$(get init) $(get virt)" "systemd qemu" "systemd is the guest's init (PID 1), in a VM"
+eq "$(get system) [$(get failed)]" "running []" "the boot target reached, no unit failed" "$g"
+eq "$(get systemd-modules-load.Result) $(get module)" "success 1 cascade 8" \
+	"modules-load.d loaded pcitopo.ko; it sees cascade with 8 GPUs"
+eq "$(get topod.ActiveState)" active "topod.service active (Type=dbus, the shipped unit)"
+eq "$(jq -r '"\(.layout) \(.state) \(.committed_layout) \(.generation)"' <<<"$(get status)" 2>/dev/null)" \
+	"cascade idle cascade 1" "topod committed the switch from its journal after the power cycle"
+eq "$(get pcitopo-boot.ActiveState) $(get pcitopo-boot.Result) $(get pcitopo-boot.ExecMainStatus)" \
+	"active success 0" "pcitopo-boot.service finished, exit 0"
+tap "$(grep -qx 'journal=pcitopo-boot: layout cascade' <<<"$g" && echo 1 || echo 0)" \
+	"pcitopo-boot found the profile's layout in boot 2" "$(grep '^journal=' <<<"$g")"
+tap "$([[ ! -e $dir/out/topod-state/boot-attempt ]] && echo 1 || echo 0)" \
+	"the boot attempt marker is cleared"
+gpu=$(cat "$dir/out/gpu-service.log" 2>/dev/null || true)
+echo "# gpu-service.log: ${gpu:-(none)}"
+tap "$([[ $(wc -l <<<"$gpu") == 1 && $gpu == "boot=2 layout=cascade "* ]] && echo 1 || echo 0)" \
+	"the GPU service started once, in boot 2, and saw cascade (never balance)" "$gpu"
+b_end=$(get pcitopo-boot.ExecMainExitTimestampMonotonic)
+g_start=$(get nvidia-persistenced.ExecMainStartTimestampMonotonic)
+echo "# boot 2 (monotonic): pcitopo-boot exited at ${b_end:-?} us, the GPU service started at ${g_start:-?} us"
+tap "$([[ $b_end =~ ^[0-9]+$ && $g_start =~ ^[0-9]+$ ]] && ((b_end > 0 && g_start >= b_end)) && echo 1 || echo 0)" \
+	"the GPU service started after pcitopo-boot finished" "$g"
+echo "# total: $(since "$t0") s"
+
+echo "1..$n"
+((failed == 0))
