@@ -71,6 +71,7 @@ bench: all
 	$(MAKE) -C tests/unit bench
 	tests/ipmi/bench-ipmi
 	tests/ipmi/bench-inband
+	tests/topod/bench-topod
 	tests/vm/run-bench
 
 clean:
