@@ -21,20 +21,8 @@ cd "$root"
 srv=$here/server
 n=0 failed=0
 
-tap() {	# tap OK WHAT [DETAIL]
-	n=$((n + 1))
-	if [[ $1 == 1 ]]; then
-		echo "ok $n - $2"
-	else
-		failed=$((failed + 1))
-		echo "not ok $n - $2"
-		[[ -z ${3:-} ]] || printf '%s\n' "$3" | head -n 30 | sed 's/^/#   /'
-	fi
-}
-eq() { if [[ $1 == "$2" ]]; then tap 1 "$3"; else tap 0 "$3" "want: $2
-got:  $1"; fi; }
-now() { date +%s.%N; }
-since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+# shellcheck source=tests/vm/tap.sh
+source "$here/tap.sh"
 
 for need in kmod/pcitopo.ko daemon/topod/topod cli/topoctl; do
 	[[ -e $need ]] || { echo "not ok 1 - t-boot-unit: $need not built (run make)"; exit 1; }
