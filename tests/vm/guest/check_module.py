@@ -27,6 +27,17 @@ KO = os.path.join(ROOT, "kmod", "pcitopo.ko")
 NLPROBE = os.path.join(ROOT, "tests", "vm", "guest", "nlprobe.py")
 SYS = "/sys/kernel/pcitopo"
 
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import nlprobe  # noqa: E402
+
+with open(nlprobe.DEFAULT_HEADER) as _h:
+    _HDR = _h.read()
+ROLES = nlprobe.read_enum(_HDR, "pcitopo_role")
+# class number -> "PIX" etc., as enum pcitopo_path_class names them
+CLASS_NAMES = nlprobe.by_value(nlprobe.read_enum(_HDR, "pcitopo_path_class"),
+                               "PCITOPO_PATH_")
+
 n_test = 0
 n_fail = 0
 
@@ -114,6 +125,14 @@ def port_of_slot(slot):
     return None
 
 
+def root_port_of(lay, port):
+    """The layout's root port above a port id (itself for a root port)."""
+    port_sw = {p["id"]: sw for sw in lay["switches"] for p in sw["ports"]}
+    while port in port_sw:
+        port = port_sw[port]["parent"]
+    return port
+
+
 def map_ids(lay):
     """QEMU id -> guest PCI address, for ports, switches and endpoints."""
     ids = {}
@@ -179,14 +198,13 @@ def check_static(lay, ids):
             bad.append("%s below %s: want %s got %s" % (child, rp["id"], want, got))
     tap(not bad, "links below the root ports: speed, width, bandwidth, state",
         "\n".join(bad))
-    usp = ids[lay["switches"][0]["id"]]
-    r = nl("do", "get_device", "DEV_ADDR=" + usp)
+    sw0 = lay["switches"][0]
+    r = nl("do", "get_device", "DEV_ADDR=" + ids[sw0["id"]])
     m = (r.get("messages") or [{}])[0]
     eq((m.get("DEV_ROLE"), m.get("DEV_LINK_SPEED"), m.get("DEV_LINK_WIDTH"),
         m.get("DEV_LINK_BW"), m.get("DEV_ROOT_PORT")),
-       (2, 2500, 1, 250, ids[lay["switches"][0]["parent"]]
-        if lay["switches"][0]["parent"] in [x["id"] for x in lay["root_ports"]]
-        else m.get("DEV_ROOT_PORT")),
+       (ROLES["PCITOPO_ROLE_UPSTREAM"], 2500, 1, 250,
+        ids[root_port_of(lay, sw0["parent"])]),
        "netlink get of a switch upstream port: role, link, root port")
 
     # Paths: every GPU row of the expectation, in sysfs.
@@ -204,12 +222,11 @@ def check_static(lay, ids):
     dump = nl("dump", "get_path")
     got = {(m.get("PATH_A"), m.get("PATH_B")): m.get("PATH_CLASS")
            for m in dump.get("messages", [])}
-    cls_names = ["?", "X", "PIX", "PXB", "PHB", "NODE", "SYS"]
     bad = []
     for g, row in sorted(exp["paths"].items()):
         for o, cls in sorted(row.items()):
             c = got.get((ids[g], ids[o]))
-            if c is None or cls_names[c] != cls:
+            if c is None or CLASS_NAMES.get(c) != cls:
                 bad.append("%s-%s: want %s got %s" % (g, o, cls, c))
     tap(dump.get("errno") == 0 and not bad,
         "netlink path dump agrees with the layout", "\n".join(bad) or dump)
