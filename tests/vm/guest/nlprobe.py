@@ -70,8 +70,9 @@ def read_enum(text, name):
             if base is not None:
                 nxt = base - int(m2.group(2) or 0)
             else:
-                nxt = int(val.replace("U", ""), 0) if "<<" not in val \
-                    else eval(val.replace("U", ""))  # "1U << 3" style
+                sh = re.fullmatch(r"(\w+?)U?\s*<<\s*(\d+)", val)  # "1U << 3"
+                nxt = int(sh.group(1), 0) << int(sh.group(2)) if sh \
+                    else int(val.rstrip("U"), 0)
         else:
             key = item
         values[key] = nxt
