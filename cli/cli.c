@@ -41,7 +41,7 @@ const struct cmd topoctl_objects[] = {
 	{ "bench", do_bench,
 	  "topoctl bench [ --size SIZE ] [ --iterations N ] [ --warmup N ]\n"
 	  "       [ --latency-iterations N ] [ --config FILE ] [ --set KEY=VALUE ]...\n"
-	  "topoctl bench --link-check" },
+	  "  topoctl bench --link-check" },
 	{ "set", do_set,
 	  "topoctl set { balance | common | cascade } [ --force ] [ --power-cycle ] [ --no-wait ]" },
 	{ "status", do_status, "topoctl status [ -j ]" },

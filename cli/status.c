@@ -13,8 +13,16 @@ int topod_connect(struct ctx *c, sd_bus **bus)
 {
 	sd_bus_error e = SD_BUS_ERROR_NULL;
 	sd_bus_message *reply = NULL;
+	char why[256];
 	int has = 0, r;
 
+	r = sdbus_dl_open(why, sizeof(why));
+	if (r < 0) {
+		fprintf(c->err, "topoctl: cannot load %s: %s\n"
+			"topoctl talks to topod over D-Bus through it "
+			"(install libsystemd0)\n", SDBUS_DL_SONAME, why);
+		return 1;
+	}
 	r = sd_bus_open_system(bus);
 	if (r < 0) {
 		fprintf(c->err, "topoctl: cannot connect to the system bus: %s\n"

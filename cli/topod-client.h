@@ -5,7 +5,7 @@
 #ifndef PCITOPO_CLI_TOPOD_CLIENT_H
 #define PCITOPO_CLI_TOPOD_CLIENT_H
 
-#include <systemd/sd-bus.h>
+#include "sdbus-dl.h"
 
 #include "topoctl.h"
 
@@ -16,8 +16,9 @@
 int do_set(struct ctx *c, int argc, char **argv);
 int do_status(struct ctx *c, int argc, char **argv);
 
-/* status.c: connect to the system bus and check that topod is there;
- * prints the reason and returns 1 otherwise. */
+/* status.c: load libsystemd, connect to the system bus and check that
+ * topod is there; prints the reason and returns 1 otherwise. Called before
+ * any other sd_bus_* function. */
 int topod_connect(struct ctx *c, sd_bus **bus);
 /* Print a D-Bus error of a topod call in words; returns 1. */
 int topod_error(struct ctx *c, const char *what, const sd_bus_error *e,
