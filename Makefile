@@ -28,6 +28,10 @@
 #   /usr/share/dbus-1/system.d/org.pcitopo.Topod.conf (DBUSDIR),
 #   /usr/share/dbus-1/system-services/org.pcitopo.Topod.service,
 #   /usr/share/polkit-1/actions/org.pcitopo.policy (POLKITDIR),
+#   /usr/share/polkit-1/rules.d/pcitopo.rules (POLKITRULESDIR: group
+#   "pcitopo" may switch without authenticating),
+#   /usr/lib/sysusers.d/pcitopo.conf (SYSUSERSDIR: that group; without
+#   DESTDIR, systemd-sysusers creates it at once),
 #   /lib/udev/rules.d/90-pcitopo.rules (UDEVDIR).
 #   INSTALL_MOD=1 also installs pcitopo.ko (built by `make module`) with
 #   kbuild's modules_install against KDIR (kmod/Makefile's default):
@@ -94,6 +98,8 @@ MODLOADDIR ?= $(PREFIX)/lib/modules-load.d
 UNITDIR    ?= /lib/systemd/system
 DBUSDIR    ?= /usr/share/dbus-1
 POLKITDIR  ?= /usr/share/polkit-1/actions
+POLKITRULESDIR ?= /usr/share/polkit-1/rules.d
+SYSUSERSDIR ?= /usr/lib/sysusers.d
 UDEVDIR    ?= /lib/udev
 INSTALL    ?= install
 # as kmod/Makefile: the running kernel's build dir, else the newest headers
@@ -110,7 +116,8 @@ install:
 		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(PLATFORMDIR) \
 		$(DESTDIR)$(MODLOADDIR) $(DESTDIR)$(UNITDIR) \
 		$(DESTDIR)$(DBUSDIR)/system.d $(DESTDIR)$(DBUSDIR)/system-services \
-		$(DESTDIR)$(POLKITDIR) $(DESTDIR)$(UDEVDIR)/rules.d
+		$(DESTDIR)$(POLKITDIR) $(DESTDIR)$(POLKITRULESDIR) \
+		$(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(UDEVDIR)/rules.d
 	$(INSTALL) -m 0755 cli/topoctl $(DESTDIR)$(BINDIR)/topoctl
 	$(INSTALL) -m 0755 daemon/topod/topod $(DESTDIR)$(SBINDIR)/topod
 	$(INSTALL) -m 0755 systemd/pcitopo-boot $(DESTDIR)$(LIBEXECDIR)/pcitopo-boot
@@ -128,6 +135,10 @@ install:
 	$(INSTALL) -m 0644 dbus/org.pcitopo.Topod.conf $(DESTDIR)$(DBUSDIR)/system.d/
 	$(INSTALL) -m 0644 dbus/org.pcitopo.Topod.service $(DESTDIR)$(DBUSDIR)/system-services/
 	$(INSTALL) -m 0644 dbus/org.pcitopo.policy $(DESTDIR)$(POLKITDIR)/
+	$(INSTALL) -m 0644 dbus/pcitopo.rules $(DESTDIR)$(POLKITRULESDIR)/
+	$(INSTALL) -m 0644 systemd/pcitopo.sysusers $(DESTDIR)$(SYSUSERSDIR)/pcitopo.conf
+	if [ -z "$(DESTDIR)" ] && command -v systemd-sysusers >/dev/null; then \
+		systemd-sysusers $(SYSUSERSDIR)/pcitopo.conf; fi
 	$(INSTALL) -m 0644 udev/90-pcitopo.rules $(DESTDIR)$(UDEVDIR)/rules.d/
 ifeq ($(INSTALL_MOD),1)
 	@[ -f kmod/pcitopo.ko ] || { echo "install: no kmod/pcitopo.ko: run make module first" >&2; exit 1; }

@@ -77,7 +77,9 @@ static int pk_reply(sd_bus_message *reply, void *userdata,
 	else if (challenge)
 		(void)sd_bus_reply_method_errorf(a->m,
 			SD_BUS_ERROR_INTERACTIVE_AUTHORIZATION_REQUIRED,
-			"authentication required to change the PCIe layout");
+			"authentication required to change the PCIe layout "
+			"(%s): ask from a terminal to authenticate, or be a "
+			"member of the group pcitopo", TOPOD_POLKIT_ACTION);
 	else
 		deny(a->m, "denied by polkit");
 out:

@@ -50,6 +50,8 @@ lib/systemd/system/pcitopo-boot.service 644 systemd/pcitopo-boot.service
 usr/share/dbus-1/system.d/org.pcitopo.Topod.conf 644 dbus/org.pcitopo.Topod.conf
 usr/share/dbus-1/system-services/org.pcitopo.Topod.service 644 dbus/org.pcitopo.Topod.service
 usr/share/polkit-1/actions/org.pcitopo.policy 644 dbus/org.pcitopo.policy
+usr/share/polkit-1/rules.d/pcitopo.rules 644 dbus/pcitopo.rules
+usr/lib/sysusers.d/pcitopo.conf 644 systemd/pcitopo.sysusers
 lib/udev/rules.d/90-pcitopo.rules 644 udev/90-pcitopo.rules
 EOL
 )
@@ -98,6 +100,14 @@ ok "$(grep -q 'id="org.pcitopo.set-layout"' "$D/usr/share/polkit-1/actions/org.p
 	"polkit action org.pcitopo.set-layout installed"
 ok "$(grep -q "own=\"$name\"" "$D/usr/share/dbus-1/system.d/org.pcitopo.Topod.conf"; echo $?)" \
 	"the bus policy lets the unit's BusName be owned"
+ok "$(grep -q '"org.pcitopo.set-layout"' "$D/usr/share/polkit-1/rules.d/pcitopo.rules" &&
+	grep -q 'isInGroup("pcitopo")' "$D/usr/share/polkit-1/rules.d/pcitopo.rules"; echo $?)" \
+	"polkit rule names the action and the group pcitopo"
+if command -v systemd-sysusers >/dev/null; then
+	out=$(systemd-sysusers --dry-run --root="$D" 2>&1)
+	ok "$([[ $out == *"Creating group 'pcitopo'"* ]] && echo 0 || echo 1)" \
+		"sysusers.d/pcitopo.conf creates the group pcitopo (systemd-sysusers --dry-run --root)" "$out"
+fi
 lb=$(sed -n 's/^ExecStart=//p' "$D/lib/systemd/system/pcitopo-boot.service")
 ok "$([[ -x $D$lb ]] && echo 0 || echo 1)" "pcitopo-boot.service's ExecStart= ($lb) installed, executable"
 mods=$(grep -v '^#' "$D/usr/lib/modules-load.d/pcitopo.conf" | grep -v '^$')

@@ -4,8 +4,9 @@
 # topod in the emulated server (tests/vm/server): the real module, the real
 # in-band BMC (/dev/ipmi0 in the guest, KCS to the simulated BMC), a system
 # D-Bus in the guest with the shipped policy, topoctl as the user.
-#   - MUX, online: from balance, `topoctl set cascade`; every phase; the
-#     module sees cascade with 8 GPUs; Status() agrees;
+#   - MUX, online: from balance, `topoctl set cascade` by a user in the
+#     group pcitopo (polkit, the shipped rule; nobody else is refused);
+#     every phase; the module sees cascade with 8 GPUs; Status() agrees;
 #   - switch firmware: `topoctl set cascade --power-cycle` from balance; the
 #     BMC power cycles the host; in the new guest topod finishes the job
 #     from its journal (/out/topod-state) and the module sees cascade.
@@ -61,10 +62,23 @@ phases() { awk '/^  / && $2 == "done" {print $1}' <<<"$1" | tr '\n' ' '; }
 if start mux balance && up emulated-mux; then
 	before=$(grun cli/topoctl topo 2>&1) || true
 	echo "# before:"; sed 's/^/#   /' <<<"$before"
+	# who may switch is polkit's to say, through the shipped rule: a
+	# member of the group pcitopo may, nobody else without authenticating
+	out=$(grun bash -c 'groupadd -f pcitopo &&
+		{ id operator >/dev/null 2>&1 || useradd -M -N -g users -G pcitopo operator; } &&
+		mkdir -p /usr/share/polkit-1/rules.d &&
+		cp dbus/pcitopo.rules /usr/share/polkit-1/rules.d/' 2>&1) || true
+	out=$(grun setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		cli/topoctl set cascade 2>&1) && rc=0 || rc=$?
+	tap "$([[ $rc == 1 && $out == *"access denied: authentication required"*"org.pcitopo.set-layout"* ]] && echo 1 || echo 0)" \
+		"mux: nobody (not in group pcitopo): polkit asks for authentication, naming the action" "$out"
+	eq "$(view)" "balance 8" "mux: and nothing moved"
 	t0=$(now)
-	out=$(T=240 grun cli/topoctl set cascade 2>&1) && rc=0 || rc=$?
+	out=$(T=240 grun setpriv --reuid=operator --regid=users --init-groups \
+		cli/topoctl set cascade 2>&1) && rc=0 || rc=$?
 	sed 's/^/# /' <<<"$out"
-	tap "$([[ $rc == 0 ]] && echo 1 || echo 0)" "mux: topoctl set cascade exits 0 ($(since "$t0") s)" \
+	tap "$([[ $rc == 0 ]] && echo 1 || echo 0)" \
+		"mux: topoctl set cascade by 'operator' (group pcitopo, polkit rule) exits 0 ($(since "$t0") s)" \
 		"$(tail -20 "$dir/out/topod.log" 2>/dev/null)"
 	eq "$(phases "$out")" "preflight quiesce detach bmc reenumerate verify restore commit " \
 		"mux: every phase done, in order"
