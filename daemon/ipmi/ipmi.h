@@ -6,7 +6,8 @@
  *   in-band  the kernel IPMI driver (/dev/ipmi0, ipmi_devintf), no library;
  *   LAN      RMCP+ ("lanplus") through libOpenIPMI's low-level connection,
  *            one session opened by pt_ipmi_open_lan() and reused for every
- *            request.
+ *            request. libOpenIPMI is not linked: the first
+ *            pt_ipmi_open_lan() loads it (dlopen, openipmi-dl.h).
  *
  * Every function returns 0 or a negative errno and never prints. What went
  * wrong is in pt_ipmi_errmsg(): a sentence naming the BMC (device or
@@ -101,7 +102,10 @@ int pt_ipmi_open_inband(struct pt_ipmi **out, const char *dev,
  * -EPROTONOSUPPORT before anything is sent.
  * -EACCES: the BMC rejected the user name or password;
  * -ETIMEDOUT: no session within opts.session_timeout_ms (BMC unreachable,
- * wrong port, IPMI over LAN disabled).
+ * wrong port, IPMI over LAN disabled);
+ * -ELIBACC: libOpenIPMI.so.0 or libOpenIPMIposix.so.0 cannot be loaded
+ * (package libopenipmi0 not installed), -ELIBBAD: it lacks a function we
+ * call; err names the library.
  */
 int pt_ipmi_open_lan(struct pt_ipmi **out, const char *host,
 		     unsigned int port, const struct pt_ipmi_creds *creds,

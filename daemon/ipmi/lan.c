@@ -23,6 +23,10 @@
  *
  * libOpenIPMI logs through the OS handler; those lines are captured (never
  * printed) and appended to our message when they explain a failure.
+ *
+ * libOpenIPMI is not linked: the first pt_ipmi_open_lan() loads it
+ * (openipmi-dl.c) and every call goes through the table pt_oi, so that a
+ * process using only the in-band transport does not map it (nor libcrypto).
  */
 #include <errno.h>
 #include <limits.h>
@@ -39,6 +43,7 @@
 #include <OpenIPMI/ipmiif.h>
 
 #include "ipmi_int.h"
+#include "openipmi-dl.h"
 
 enum lan_state {
 	LAN_DOWN,		/* no connection object */
@@ -141,13 +146,13 @@ static int lan_global_get(void)
 
 	if (lan_users++)
 		return 0;
-	lan_os = ipmi_posix_setup_os_handler();
+	lan_os = pt_oi.ipmi_posix_setup_os_handler();
 	if (!lan_os) {
 		lan_users = 0;
 		return -ENOMEM;
 	}
 	lan_os->set_log_handler(lan_os, lan_log);
-	rv = ipmi_init(lan_os);
+	rv = pt_oi.ipmi_init(lan_os);
 	if (rv) {
 		lan_os->free_os_handler(lan_os);
 		lan_os = NULL;
@@ -165,7 +170,7 @@ static void lan_global_put(void)
 		return;
 	/* Let the selector free what closed connections left behind. */
 	(void)lan_os->perform_one_op(lan_os, &tv);
-	ipmi_shutdown();
+	pt_oi.ipmi_shutdown();
 	lan_os->free_os_handler(lan_os);
 	lan_os = NULL;
 }
@@ -341,7 +346,7 @@ static int lan_connect(struct pt_ipmi *ipmi, unsigned int bound_ms)
 	PARM(IPMI_LANP_DEFAULT_SIDEEFFECT_TIMEOUT, (int)t_long, NULL, 0);
 #undef PARM
 
-	rv = ipmi_lanp_setup_con(parms, n, lan_os, NULL, &lan->con);
+	rv = pt_oi.ipmi_lanp_setup_con(parms, n, lan_os, NULL, &lan->con);
 	if (rv) {
 		lan->con = NULL;
 		pt_ipmi_seterr(ipmi, "session setup: cannot set up the "
@@ -438,7 +443,7 @@ static int lan_xfer(struct pt_ipmi *ipmi, uint8_t netfn, uint8_t cmd,
 	if (now >= deadline)
 		return -ETIMEDOUT;
 
-	rspi = ipmi_alloc_msg_item();
+	rspi = pt_oi.ipmi_alloc_msg_item();
 	if (!rspi) {
 		pt_ipmi_seterr(ipmi, "request netfn 0x%02x cmd 0x%02x: out of "
 			       "memory", netfn, cmd);
@@ -467,7 +472,7 @@ static int lan_xfer(struct pt_ipmi *ipmi, uint8_t netfn, uint8_t cmd,
 		rv = lan->con->send_command(lan->con, (ipmi_addr_t *)&si,
 					    sizeof(si), &msg, lan_rsp, rspi);
 	if (rv) {
-		ipmi_free_msg_item(rspi);
+		pt_oi.ipmi_free_msg_item(rspi);
 		pt_ipmi_seterr(ipmi, "request netfn 0x%02x cmd 0x%02x: send: "
 			       "%s", netfn, cmd,
 			       strerror(IPMI_GET_OS_ERR(rv)));
@@ -569,6 +574,19 @@ int pt_ipmi_open_lan(struct pt_ipmi **out, const char *host,
 		char msg[PT_IPMI_ERRLEN];
 
 		ret = lan_check_suite(cipher_suite, msg, sizeof(msg));
+		if (ret) {
+			pt_ipmi_seterr(ipmi, "%s", msg);
+			pt_ipmi_copyerr(ipmi, err, errlen);
+			free(lan);
+			free(ipmi);
+			return ret;
+		}
+	}
+	{
+		char msg[PT_IPMI_ERRLEN];
+
+		/* libOpenIPMI is loaded now, not linked: see openipmi-dl.h */
+		ret = pt_openipmi_load(msg, sizeof(msg));
 		if (ret) {
 			pt_ipmi_seterr(ipmi, "%s", msg);
 			pt_ipmi_copyerr(ipmi, err, errlen);

@@ -13,7 +13,10 @@
 #     non-zero completion code, suite 17; with the plugin the OEM
 #     select/status of both platform files, a missed Select not resent;
 #  3. pt-bmc: output matches ipmitool's, refuses an open credentials file,
-#     refuses a malformed platform file before contacting any BMC.
+#     refuses a malformed platform file before contacting any BMC;
+#  4. (no BMC) libOpenIPMI is not linked: topod and pt-bmc have no
+#     DT_NEEDED on it or libcrypto; when it cannot be loaded the LAN
+#     transport's error names it, the in-band transport works without it.
 set -uo pipefail
 here=$(dirname "$(readlink -f "$0")")
 root=$(dirname "$(dirname "$here")")
@@ -62,6 +65,64 @@ for flavour in plain san; do
 	echo "# unit tests ($flavour)"
 	sub daemon/build/$flavour/test_unit
 done
+
+# libOpenIPMI is loaded by the LAN transport when first opened, not linked:
+# topod and pt-bmc do not need it (nor libcrypto) at exec.
+# has STATUS OUTPUT REGEX [NOT-REGEX]: exit status 1, REGEX in OUTPUT (and
+# not NOT-REGEX).
+has() {
+	[[ $1 == 1 ]] && grep -q -- "$3" <<<"$2" && { [[ -z ${4:-} ]] || ! grep -q -- "$4" <<<"$2"; }
+}
+# no_openipmi NEEDED-LIST: readelf listed libc, and no libOpenIPMI/libcrypto
+no_openipmi() {
+	[[ $1 == *libc.so.6* ]] && ! grep -q 'libOpenIPMI\|libcrypto' <<<"$1"
+}
+for bin in daemon/topod/topod daemon/tools/pt-bmc; do
+	needed=$(readelf -d "$bin" 2>&1 | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')
+	check "$bin: no DT_NEEDED on libOpenIPMI or libcrypto (needs: ${needed% })" \
+		no_openipmi "$needed"
+done
+# A libOpenIPMI.so.0 that cannot be loaded (an empty file) and one without
+# the functions (another library under that name) come first in the search
+# path: the LAN transport fails naming the library and the package; the
+# in-band one does not care. No BMC is contacted (port 9: discard).
+mkdir -p "$work/nolib" "$work/badlib"
+: >"$work/nolib/libOpenIPMI.so.0"
+cc -shared -fPIC -Wl,-soname,libOpenIPMI.so.0 -o "$work/badlib/libOpenIPMI.so.0" -x c /dev/null
+(umask 077 && printf 'user=admin\npassword=secret\n' >"$work/lib.creds")
+lan=(--lan 127.0.0.1:9 --creds "$work/lib.creds" raw 6 1)
+for flavour in plain san; do
+	bmc=daemon/tools/pt-bmc
+	[[ $flavour == san ]] && bmc=daemon/build/san/pt-bmc
+	out=$(LD_LIBRARY_PATH=$work/nolib $bmc "${lan[@]}" 2>&1)
+	check "pt-bmc ($flavour) --lan, libOpenIPMI.so.0 unloadable: exit 1, names the library and the package" \
+		has $? "$out" "cannot load libOpenIPMI.so.0: .*install libopenipmi0"
+	echo "# $out"
+	out=$(LD_LIBRARY_PATH=$work/badlib $bmc "${lan[@]}" 2>&1)
+	check "pt-bmc ($flavour) --lan, libOpenIPMI.so.0 without its functions: exit 1, names the library and the function" \
+		has $? "$out" "libOpenIPMI.so.0 (.*/badlib/libOpenIPMI.so.0) has no function ipmi_.*install libopenipmi0"
+	echo "# $out"
+	out=$(LD_LIBRARY_PATH=$work/nolib $bmc --inband "$work/no-ipmi0" raw 6 1 2>&1)
+	check "pt-bmc ($flavour) --inband, libOpenIPMI.so.0 unloadable: the device's error, not the library's" \
+		has $? "$out" "no such device" libOpenIPMI
+done
+# libopenipmi0 not installed: in a private mount namespace, the library
+# directory is replaced by one with only what pt-bmc links (as root).
+libc=$(ldd daemon/tools/pt-bmc | awk '$1 == "libc.so.6" {print $3}')
+if [[ $(id -u) == 0 && -n $libc ]] && unshare -m true 2>/dev/null; then
+	libdir=$(dirname "$(readlink -f "$libc")")
+	mkdir -p "$work/libdir"
+	ldd daemon/tools/pt-bmc | awk '$2 == "=>" && $3 ~ /^\// {print $1, $3} $1 ~ /^\// {print $1, $1}' |
+		while read -r name file; do cp -L "$file" "$work/libdir/${name##*/}"; done
+	# shellcheck disable=SC2016 # the child sh expands them
+	out=$(unshare -m sh -c 'mount --bind "$1" "$2" && p=$3 && shift 3 && exec "$p" "$@"' _ \
+		"$work/libdir" "$libdir" daemon/tools/pt-bmc "${lan[@]}" 2>&1)
+	check "pt-bmc --lan without libOpenIPMI.so.0 anywhere ($libdir hidden): exit 1, \"not found\" naming the library and the package" \
+		has $? "$out" "cannot load libOpenIPMI.so.0: cannot open shared object file: No such file or directory (the LAN transport needs it: install libopenipmi0)"
+	echo "# $out"
+else
+	echo "# not root or no unshare -m: libOpenIPMI.so.0 absent not tested"
+fi
 
 for t in ipmi_sim ipmitool python3; do
 	if ! command -v $t >/dev/null; then
