@@ -86,8 +86,10 @@ int units_is_active(struct units *u, const char *name, bool *active)
 	r = active_state(u, name, st, sizeof(st));
 	if (r)
 		return r;
-	*active = !strcmp(st, "active") || !strcmp(st, "activating") ||
-		  !strcmp(st, "reloading");
+	/* whatever is not at rest: "deactivating" too (a stop or restart
+	 * someone else started: its processes still run), which units_stop()
+	 * then waits out */
+	*active = strcmp(st, "inactive") && strcmp(st, "failed");
 	return 0;
 }
 

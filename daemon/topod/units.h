@@ -20,6 +20,8 @@ struct units {
 
 int units_open(struct units *u);
 void units_close(struct units *u);
+/* active: anything but inactive or failed (deactivating included: its
+ * processes still run) */
 int units_is_active(struct units *u, const char *name, bool *active);
 /* StopUnit and wait until it is inactive, within timeout_ms. */
 int units_stop(struct units *u, const char *name, unsigned int timeout_ms,

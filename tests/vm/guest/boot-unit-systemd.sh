@@ -12,7 +12,9 @@
 # /lib/modules/VERSION/extra (depmod), and the emulated server's setup:
 #   - /etc/modules-load.d/pcitopo-test-ipmi.conf: ipmi_si, ipmi_devintf
 #     (no udev coldplug in this boot to load them);
-#   - /etc/pcitopo/topod.conf: platform emulated-switchfw, in-band BMC,
+#   - /etc/pcitopo/topod.conf: the platform of the server's method
+#     (pcitopo.method= on the kernel command line: emulated-switchfw or
+#     emulated-mux), in-band BMC,
 #     state in /var/lib/pcitopo, which is a bind mount of /out/topod-state
 #     (the host-backed share: it survives the power cycle, as a disk would);
 #   - /etc/pcitopo/profile: PCITOPO_PROFILE_LAYOUT (default cascade);
@@ -26,6 +28,8 @@ set -euo pipefail
 root=${PCITOPO_ROOT:?}
 kver=$(uname -r)
 profile=${PCITOPO_PROFILE_LAYOUT:-cascade}
+method=$(sed -n 's/.*pcitopo\.method=\([a-z]*\).*/\1/p' /proc/cmdline)
+platform=emulated-${method:-switchfw}
 cd "$root"
 [[ $(stat -f -c %T /) == overlayfs && -d /out ]] ||
 	{ echo "boot-unit-systemd: / is not the guest's overlay: not installing into it" >&2; exit 1; }
@@ -40,7 +44,7 @@ mkdir -p /etc/pcitopo /out/topod-state /var/lib/pcitopo
 echo "$profile" >/etc/pcitopo/profile
 cat >/etc/pcitopo/topod.conf <<EOC
 # the emulated server (tests/vm/guest/boot-unit-systemd.sh)
-platform = "/usr/share/pcitopo/platforms/emulated-switchfw.conf";
+platform = "/usr/share/pcitopo/platforms/$platform.conf";
 bmc = { transport = "inband"; device = "/dev/ipmi0"; timeout_ms = 5000; };
 EOC
 mount --bind /out/topod-state /var/lib/pcitopo
@@ -61,4 +65,4 @@ for s in /lib/systemd/system/topod.service /lib/systemd/system/pcitopo-boot.serv
 	"$u/nvidia-persistenced.service"; do
 	ln -sfn "$s" "$u/pcitopo-test.target.wants/${s##*/}"
 done
-echo "boot-unit-systemd: installed, profile $profile"
+echo "boot-unit-systemd: installed, platform $platform, profile $profile"

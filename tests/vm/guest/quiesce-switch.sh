@@ -1,0 +1,95 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# quiesce-switch.sh LAYOUT [UNIT_BEING_STOPPED]   (in the emulated server's
+# systemd guest, from tests/vm/t-quiesce.sh through tests/vm/server run)
+#
+# One `topoctl set LAYOUT`, watched: `topoctl -j monitor` runs from before
+# the switch to after it, each event stamped with the guest's realtime clock
+# when it arrived. With UNIT_BEING_STOPPED, that unit is stopped with
+# --no-block just before the switch (it is still deactivating when topod
+# looks at it). After topoctl returns, waits (up to 30 s) until each
+# stand-in unit is at rest: active with its log's last line a start, or
+# inactive/failed. Prints key=value lines on stdout:
+#   g0=GEN            the module's generation before the switch
+#   t_set=EPOCH       just before topoctl set
+#   being_stopped=STATE  UNIT_BEING_STOPPED's ActiveState before topoctl set
+#   rc=N              topoctl's exit status
+#   set=LINE          topoctl's output (stdout and stderr), one per line
+#   mon=EPOCH JSON    the module's events
+#   module=LAYOUT GPUS GEN   after the switch
+#   status=JSON       topoctl -j status
+#   unit=NAME ActiveState=.. InvocationID=.. NRestarts=.. SubState=..
+#   settled=0|1       whether the units were at rest within 30 s
+# shellcheck disable=SC2317 # stamp runs in a pipeline
+set -u
+to=${1:?usage: quiesce-switch.sh LAYOUT [UNIT_BEING_STOPPED]}
+stopping=${2:-}
+m=/sys/kernel/pcitopo
+units=(nvidia-persistenced.service dcgm.service nvidia-fabricmanager.service)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+stamp() {
+	local l
+	while IFS= read -r l; do printf '%s %s\n' "$EPOCHREALTIME" "$l"; done
+}
+{
+	topoctl -j monitor &
+	echo $! >"$tmp/mon.pid"
+	wait
+} 2>&1 | stamp >"$tmp/mon" &
+# subscribed once it holds its two netlink sockets (requests, events)
+for _ in $(seq 100); do
+	p=$(cat "$tmp/mon.pid" 2>/dev/null) || p=
+	if [[ -n $p ]]; then
+		s=$(find "/proc/$p/fd" -lname 'socket:*' 2>/dev/null | wc -l)
+		((s >= 2)) && break
+	fi
+	sleep 0.1
+done
+sleep 0.2
+
+echo "g0=$(<"$m/generation")"
+if [[ -n $stopping ]]; then
+	systemctl stop --no-block "$stopping"
+	# the stop job runs when systemd gets to it
+	for _ in $(seq 50); do
+		st=$(systemctl show -p ActiveState --value "$stopping")
+		[[ $st == active ]] || break
+		sleep 0.1
+	done
+	echo "being_stopped=$st"
+fi
+echo "t_set=$EPOCHREALTIME"
+topoctl set "$to" >"$tmp/set" 2>&1
+echo "rc=$?"
+sed 's/^/set=/' "$tmp/set"
+
+# the units topod started again: wait for their start lines
+settled=0
+for _ in $(seq 150); do
+	ok=1
+	for u in "${units[@]}"; do
+		st=$(systemctl show -p ActiveState --value "$u")
+		last=$(tail -n 1 "/out/units/$u.log" 2>/dev/null)
+		case $st in
+		inactive | failed) ;;
+		active) [[ $last == *" event=start "* ]] || ok=0 ;;
+		*) ok=0 ;;
+		esac
+	done
+	((ok)) && { settled=1; break; }
+	sleep 0.2
+done
+sleep 0.5
+kill "$(cat "$tmp/mon.pid")" 2>/dev/null
+wait
+sed 's/^/mon=/' "$tmp/mon"
+echo "module=$(<"$m/layout") $(<"$m/count_gpus") $(<"$m/generation")"
+echo "status=$(topoctl -j status 2>&1 | tr -d '\n')"
+for u in "${units[@]}"; do
+	echo "unit=$u $(systemctl show -p ActiveState,SubState,NRestarts,InvocationID "$u" |
+		sort | tr '\n' ' ')"
+done
+echo "settled=$settled"
