@@ -541,7 +541,7 @@ int pt_ipmi_open_lan(struct pt_ipmi **out, const char *host,
 {
 	struct pt_ipmi *ipmi;
 	struct pt_lan *lan;
-	char name[96];
+	char name[96], msg[PT_IPMI_ERRLEN];
 	int ret;
 
 	*out = NULL;
@@ -570,39 +570,18 @@ int pt_ipmi_open_lan(struct pt_ipmi **out, const char *host,
 	ipmi->ops = &lan_ops;
 	pt_ipmi_init_common(ipmi, name, opts);
 
-	{
-		char msg[PT_IPMI_ERRLEN];
-
-		ret = lan_check_suite(cipher_suite, msg, sizeof(msg));
-		if (ret) {
-			pt_ipmi_seterr(ipmi, "%s", msg);
-			pt_ipmi_copyerr(ipmi, err, errlen);
-			free(lan);
-			free(ipmi);
-			return ret;
-		}
-	}
-	{
-		char msg[PT_IPMI_ERRLEN];
-
-		/* libOpenIPMI is loaded now, not linked: see openipmi-dl.h */
-		ret = pt_openipmi_load(msg, sizeof(msg));
-		if (ret) {
-			pt_ipmi_seterr(ipmi, "%s", msg);
-			pt_ipmi_copyerr(ipmi, err, errlen);
-			free(lan);
-			free(ipmi);
-			return ret;
-		}
-	}
+	ret = lan_check_suite(cipher_suite, msg, sizeof(msg));
+	if (ret)
+		goto fail;
+	/* libOpenIPMI is loaded now, not linked: see openipmi-dl.h */
+	ret = pt_openipmi_load(msg, sizeof(msg));
+	if (ret)
+		goto fail;
 	ret = lan_global_get();
 	if (ret) {
-		pt_ipmi_seterr(ipmi, "cannot initialise libOpenIPMI: %s",
-			       strerror(-ret));
-		pt_ipmi_copyerr(ipmi, err, errlen);
-		free(lan);
-		free(ipmi);
-		return ret;
+		snprintf(msg, sizeof(msg), "cannot initialise libOpenIPMI: %s",
+			 strerror(-ret));
+		goto fail;
 	}
 	ipmi->priv = lan;
 	snprintf(lan->host, sizeof(lan->host), "%s", host);
@@ -620,4 +599,11 @@ int pt_ipmi_open_lan(struct pt_ipmi **out, const char *host,
 	}
 	*out = ipmi;
 	return 0;
+
+fail:
+	pt_ipmi_seterr(ipmi, "%s", msg);
+	pt_ipmi_copyerr(ipmi, err, errlen);
+	free(lan);
+	free(ipmi);
+	return ret;
 }
