@@ -10,6 +10,7 @@
 
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <net/genetlink.h>
 
 #include "pcitopo.h"
 
@@ -71,3 +72,5 @@ module_exit(pcitopo_exit);
 MODULE_DESCRIPTION("PCIe switch ports, links and GPU P2P paths");
 MODULE_AUTHOR("pcitopo developers");
 MODULE_LICENSE("GPL");
+/* the first request for the family loads the module, as for wireguard */
+MODULE_ALIAS_GENL_FAMILY(PCITOPO_GENL_NAME);

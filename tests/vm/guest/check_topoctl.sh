@@ -253,6 +253,21 @@ ok $? "module unloaded: -j topo falls back to sysfs with one note, same matrix" 
 [[ $? == 1 ]] && grep -qx "topoctl: pcitopo module not loaded (modprobe pcitopo)" "$tmp/e"
 ok $? "module unloaded: --source netlink -> 'pcitopo module not loaded (modprobe pcitopo)', exit 1" "$tmp/e"
 
+# --- 8. installed, not loaded: the first netlink request loads it -----------
+# (MODULE_ALIAS_GENL_FAMILY: the kernel's genl controller asks modprobe for
+# net-pf-16-proto-16-family-pcitopo, as for wireguard)
+kd=/lib/modules/$(uname -r)
+mkdir -p "$kd/extra" && cp "$root/kmod/pcitopo.ko" "$kd/extra/" && depmod
+ok $? "pcitopo.ko installed into $kd/extra, depmod"
+"$T" --source netlink -j topo >"$tmp/al.json" 2>"$tmp/e"
+rc=$?
+[[ $rc == 0 && ! -s $tmp/e ]] && grep -q '^pcitopo ' /proc/modules &&
+	diff <(jq -S 'del(.generation, .source)' "$tmp/topo.json") \
+		<(jq -S 'del(.generation, .source)' "$tmp/al.json") >/dev/null
+ok $? "installed, not loaded: topoctl --source netlink loads it by its family alias, same matrix" "$tmp/e"
+rmmod pcitopo
+rm -f "$kd/extra/pcitopo.ko" && depmod
+
 rm -rf "$tmp"
 echo "# $L: $n tests, $fails failed"
 [[ $fails == 0 ]]
