@@ -43,7 +43,8 @@ const struct cmd topoctl_objects[] = {
 	  "       [ --latency-iterations N ] [ --config FILE ] [ --set KEY=VALUE ]...\n"
 	  "  topoctl bench --link-check" },
 	{ "set", do_set,
-	  "topoctl set { balance | common | cascade } [ --force ] [ --power-cycle ] [ --no-wait ]" },
+	  "topoctl set { balance | common | cascade } [ --force ] [ --power-cycle ] [ --no-wait ]\n"
+	  "  topoctl set { balance | common | cascade } --dry-run [ --force ] [ --power-cycle ] [ -j ]" },
 	{ "status", do_status, "topoctl status [ -j ]" },
 	{ "help", do_help, "topoctl help" },
 	{ NULL, NULL, NULL }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * topoctl set LAYOUT [--force] [--power-cycle] [--no-wait]: ask topod to
- * switch the PCIe layout, and follow it phase by phase.
+ * switch the PCIe layout, and follow it phase by phase. (--dry-run [-j]:
+ * plan.c.)
  *
  * The Phase and Finished matches are in place before SetLayout is called,
  * so no phase is missed. On a terminal each phase is a line that ends with
@@ -111,7 +112,7 @@ int do_set(struct ctx *c, int argc, char **argv)
 	sd_bus *bus = NULL;
 	const char *layout = NULL;
 	uint64_t flags = 0;
-	bool wait = true;
+	bool wait = true, dry_run = false, json = false;
 	struct follow f = { .c = c, .tty = isatty(fileno(c->out)) };
 	uint64_t t0;
 	int r, ret = 1;
@@ -123,7 +124,14 @@ int do_set(struct ctx *c, int argc, char **argv)
 			flags |= F_POWER_CYCLE;
 		else if (!strcmp(argv[i], "--no-wait"))
 			wait = false;
-		else if (argv[i][0] == '-' || layout)
+		else if (!strcmp(argv[i], "--dry-run"))
+			dry_run = true;
+		else if (!strcmp(argv[i], "-j") || !strcmp(argv[i], "--json"))
+			json = true;
+		else if (!strcmp(argv[i], "help") && !layout) {
+			print_object_help(c, "set", NULL);
+			return 0;
+		} else if (argv[i][0] == '-' || layout)
 			return usage_error(c, "set: unexpected argument '%s'\n"
 					   "Try 'topoctl set help'.", argv[i]);
 		else
@@ -132,6 +140,8 @@ int do_set(struct ctx *c, int argc, char **argv)
 	if (!layout)
 		return usage_error(c, "set: which layout? (balance, common, "
 				   "cascade)\nTry 'topoctl set help'.");
+	if (dry_run || json)	/* plan.c */
+		return set_plan(c, layout, flags, dry_run, json, wait);
 	if (topod_connect(c, &bus))
 		return 1;
 	(void)sd_bus_set_allow_interactive_authorization(bus, isatty(0));

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * topoctl: the commands that talk to topod over D-Bus (set.c, status.c).
+ * topoctl: the commands that talk to topod over D-Bus (set.c, status.c,
+ * plan.c).
  */
 #ifndef PCITOPO_CLI_TOPOD_CLIENT_H
 #define PCITOPO_CLI_TOPOD_CLIENT_H
@@ -23,5 +24,9 @@ int topod_connect(struct ctx *c, sd_bus **bus);
 /* Print a D-Bus error of a topod call in words; returns 1. */
 int topod_error(struct ctx *c, const char *what, const sd_bus_error *e,
 		int r);
+/* plan.c: set --dry-run [-j] (PlanLayout); usage errors for -j without
+ * --dry-run and for --dry-run with --no-wait (wait false). */
+int set_plan(struct ctx *c, const char *layout, uint64_t flags, bool dry_run,
+	     bool json, bool wait);
 
 #endif

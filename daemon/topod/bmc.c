@@ -9,6 +9,14 @@
 
 #include "bmc.h"
 
+/*
+ * libptipmi's LAN transport keeps global state (one libOpenIPMI OS handler
+ * for every session, run by whichever thread waits on it): a switch's
+ * worker and a dry run's thread (PlanLayout) take turns, call by call.
+ * Waits between calls (bmc_follow()'s polls) hold nothing.
+ */
+static pthread_mutex_t bmc_lock = PTHREAD_MUTEX_INITIALIZER;
+
 uint64_t now_usec(void)
 {
 	struct timespec ts;
@@ -32,15 +40,29 @@ int bmc_open(const struct tconfig *c, struct pt_ipmi **out, char *err,
 	struct pt_ipmi_creds creds;
 	int r;
 
-	if (c->transport == BMC_INBAND)
-		return pt_ipmi_open_inband(out, c->device, &opts, err, len);
+	pthread_mutex_lock(&bmc_lock);
+	if (c->transport == BMC_INBAND) {
+		r = pt_ipmi_open_inband(out, c->device, &opts, err, len);
+		goto out;
+	}
 	r = pt_ipmi_creds_load(c->creds, &creds, err, len);
 	if (r)
-		return r;
+		goto out;
 	r = pt_ipmi_open_lan(out, c->host, c->port, &creds, c->cipher, &opts,
 			     err, len);
 	pt_ipmi_creds_wipe(&creds);
+out:
+	pthread_mutex_unlock(&bmc_lock);
 	return r;
+}
+
+void bmc_close(struct pt_ipmi *h)
+{
+	if (!h)
+		return;
+	pthread_mutex_lock(&bmc_lock);
+	pt_ipmi_close(h);
+	pthread_mutex_unlock(&bmc_lock);
 }
 
 int bmc_status(struct pt_ipmi *h, const struct pt_platform *p,
@@ -51,12 +73,14 @@ int bmc_status(struct pt_ipmi *h, const struct pt_platform *p,
 	size_t n = 0;
 	int r;
 
+	pthread_mutex_lock(&bmc_lock);
 	r = pt_ipmi_cmd(h, q->netfn, q->cmd, PT_IPMI_F_RETRY, q->data, q->len,
 			rsp, sizeof(rsp), &n, NULL);
-	if (r) {
+	if (r)
 		snprintf(err, len, "status: %s", pt_ipmi_errmsg(h));
+	pthread_mutex_unlock(&bmc_lock);
+	if (r)
 		return r;
-	}
 	return pt_platform_decode_status(p, rsp, n, job, err, len);
 }
 
@@ -69,6 +93,7 @@ int bmc_select(struct pt_ipmi *h, const struct pt_platform *p,
 	int r;
 
 	*sent = 1;
+	pthread_mutex_lock(&bmc_lock);
 	/* never PT_IPMI_F_RETRY: a Select is sent once */
 	r = pt_ipmi_cmd(h, q->netfn, q->cmd, 0, q->data, q->len, rsp,
 			sizeof(rsp), &n, &cc);
@@ -78,6 +103,7 @@ int bmc_select(struct pt_ipmi *h, const struct pt_platform *p,
 		if (r == -EREMOTEIO)
 			*sent = 0;	/* refused: it did nothing */
 	}
+	pthread_mutex_unlock(&bmc_lock);
 	return r;
 }
 
@@ -111,8 +137,10 @@ int bmc_power_cycle(struct pt_ipmi *h, char *err, size_t len)
 	uint8_t cc = 0;
 	int r;
 
+	pthread_mutex_lock(&bmc_lock);
 	r = pt_ipmi_cmd(h, 0x00, 0x02, 0, &cycle, 1, NULL, 0, NULL, &cc);
 	if (r)
 		snprintf(err, len, "chassis power cycle: %s", pt_ipmi_errmsg(h));
+	pthread_mutex_unlock(&bmc_lock);
 	return r;
 }

@@ -2,7 +2,8 @@
 /*
  * topod: the BMC side of a switch, on libptipmi and the platform file.
  * A Select is sent once and never resent; after a timeout the status says
- * whether it took. All functions block (the worker thread calls them).
+ * whether it took. All functions block (the worker thread and a dry run's
+ * thread call them; they take turns, bmc.c).
  */
 #ifndef PCITOPO_TOPOD_BMC_H
 #define PCITOPO_TOPOD_BMC_H
@@ -11,6 +12,7 @@
 
 int bmc_open(const struct tconfig *c, struct pt_ipmi **out, char *err,
 	     size_t len);
+void bmc_close(struct pt_ipmi *h);	/* pt_ipmi_close(), in turn */
 int bmc_status(struct pt_ipmi *h, const struct pt_platform *p,
 	       struct pt_plat_job *job, char *err, size_t len);
 /* Select layout l once. *sent: the request went out (even on -ETIMEDOUT). */

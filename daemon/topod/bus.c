@@ -20,6 +20,7 @@ static const struct {
 	[TERR_BMC] = { TOPOD_ERR "BMC", EREMOTEIO },
 	[TERR_TIMEOUT] = { TOPOD_ERR "Timeout", ETIMEDOUT },
 	[TERR_VERIFY] = { TOPOD_ERR "Verify", EIO },
+	[TERR_INVALID_ARGS] = { SD_BUS_ERROR_INVALID_ARGS, EINVAL },
 	[TERR_INTERNAL] = { SD_BUS_ERROR_FAILED, EIO },
 };
 
@@ -66,6 +67,11 @@ static const char *lname(enum pcitopo_layout l)
 	       (l ? "other" : "unknown");
 }
 
+const char *bus_layout_name(enum pcitopo_layout l)
+{
+	return lname(l);
+}
+
 int bus_reply_error(sd_bus_message *m, enum terr e, int errnum,
 		    const char *text)
 {
@@ -105,36 +111,76 @@ static void set_layout_authorized(struct topod *d, sd_bus_message *m)
 	d->pending_call = sd_bus_message_ref(m);
 }
 
+/* SetLayout's checks before polkit, in its order (PlanLayout too). */
+static enum terr check_request(struct topod *d, const char *name,
+			       uint64_t flags, enum pcitopo_layout *l,
+			       char *msg, size_t len)
+{
+	*l = pt_platform_layout_by_name(name);
+	if (!*l) {
+		snprintf(msg, len, "\"%s\" is not a layout (balance, common, "
+			 "cascade)", name);
+		return TERR_INVALID_LAYOUT;
+	}
+	if (flags & ~TOPOD_F_ALL) {
+		snprintf(msg, len, "unknown flags 0x%llx",
+			 (unsigned long long)(flags & ~TOPOD_F_ALL));
+		return TERR_INVALID_ARGS;
+	}
+	if (!d->plat.layouts[*l].present) {
+		snprintf(msg, len, "platform %s does not support the %s layout",
+			 d->plat.name, name);
+		return TERR_UNSUPPORTED;
+	}
+	if (d->job) {
+		snprintf(msg, len, "a switch to %s is in progress (%s)",
+			 lname(d->target), d->phase[0] ? d->phase : "starting");
+		return TERR_BUSY;
+	}
+	return TERR_OK;
+}
+
 static int method_set_layout(sd_bus_message *m, void *userdata,
 			     sd_bus_error *error)
 {
 	struct topod *d = userdata;
+	char msg[TOPOD_MSG_LEN];
 	const char *name;
 	uint64_t flags;
 	enum pcitopo_layout l;
+	enum terr e;
 	int r;
 
 	r = sd_bus_message_read(m, "st", &name, &flags);
 	if (r < 0)
 		return r;
-	l = pt_platform_layout_by_name(name);
-	if (!l)
-		return sd_bus_error_setf(error, TOPOD_ERR "InvalidLayout",
-			"\"%s\" is not a layout (balance, common, cascade)",
-			name);
-	if (flags & ~TOPOD_F_ALL)
-		return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
-					 "unknown flags 0x%llx",
-					 (unsigned long long)(flags & ~TOPOD_F_ALL));
-	if (!d->plat.layouts[l].present)
-		return sd_bus_error_setf(error, TOPOD_ERR "Unsupported",
-			"platform %s does not support the %s layout",
-			d->plat.name, name);
-	if (d->job)
-		return sd_bus_error_setf(error, TOPOD_ERR "Busy",
-			"a switch to %s is in progress (%s)", lname(d->target),
-			d->phase[0] ? d->phase : "starting");
+	e = check_request(d, name, flags, &l, msg, sizeof(msg));
+	if (e != TERR_OK)
+		return sd_bus_error_set(error, terr_name(e), msg);
 	return polkit_check(d, m, set_layout_authorized, error);
+}
+
+/* The dry run: an unknown layout or flag is the caller's error; every
+ * other refusal is the plan's verdict (Busy: plan.c, at its turn). */
+static int method_plan_layout(sd_bus_message *m, void *userdata,
+			      sd_bus_error *error)
+{
+	struct topod *d = userdata;
+	char msg[TOPOD_MSG_LEN];
+	const char *name;
+	uint64_t flags;
+	enum pcitopo_layout l;
+	enum terr e;
+	int r;
+
+	r = sd_bus_message_read(m, "st", &name, &flags);
+	if (r < 0)
+		return r;
+	e = check_request(d, name, flags, &l, msg, sizeof(msg));
+	if (e == TERR_INVALID_LAYOUT || e == TERR_INVALID_ARGS)
+		return sd_bus_error_set(error, terr_name(e), msg);
+	return plan_request(d, m, l, flags,
+			    e == TERR_UNSUPPORTED ? e : TERR_OK, msg, error);
 }
 
 static int method_get_layout(sd_bus_message *m, void *userdata,
@@ -269,6 +315,11 @@ static const sd_bus_vtable topod_vtable[] = {
 	SD_BUS_METHOD_WITH_NAMES("SetLayout", "st", SD_BUS_PARAM(layout)
 				 SD_BUS_PARAM(flags), "", ,
 				 method_set_layout,
+				 SD_BUS_VTABLE_UNPRIVILEGED),
+	/* a dry run changes nothing: no more privilege than Status */
+	SD_BUS_METHOD_WITH_NAMES("PlanLayout", "st", SD_BUS_PARAM(layout)
+				 SD_BUS_PARAM(flags), "a{sv}",
+				 SD_BUS_PARAM(plan), method_plan_layout,
 				 SD_BUS_VTABLE_UNPRIVILEGED),
 	SD_BUS_METHOD_WITH_NAMES("GetLayout", "", , "ss",
 				 SD_BUS_PARAM(layout) SD_BUS_PARAM(reason),

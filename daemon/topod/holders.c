@@ -57,11 +57,11 @@ static bool is_target(const char *link, const char *addr,
 	return false;
 }
 
-int holders_find(const char *addr, int nvidia_minor, char *buf, size_t len)
+int holders_list(const char *addr, int nvidia_minor, struct holder *out,
+		 unsigned int max)
 {
 	char targets[MAX_TARGETS][64], path[PATH_MAX];
 	int n = 0, found = 0;
-	size_t used = 0;
 	DIR *proc, *drm;
 	struct dirent *e;
 
@@ -78,8 +78,6 @@ int holders_find(const char *addr, int nvidia_minor, char *buf, size_t len)
 					 e->d_name);
 		closedir(drm);
 	}
-	if (len)
-		buf[0] = '\0';
 	proc = opendir("/proc");
 	if (!proc)
 		return 0;
@@ -112,30 +110,43 @@ int holders_find(const char *addr, int nvidia_minor, char *buf, size_t len)
 			link[k] = '\0';
 			if (!is_target(link, addr, targets, n))
 				continue;
-			found++;
-			if (used < len) {
-				char comm[64] = "?", cpath[64];
+			if ((unsigned int)found < max) {
+				struct holder *h = &out[found];
+				char cpath[64];
 				FILE *c;
 
+				h->pid = pid;
+				snprintf(h->comm, sizeof(h->comm), "?");
 				snprintf(cpath, sizeof(cpath), "/proc/%ld/comm",
 					 pid);
 				c = fopen(cpath, "re");
 				if (c) {
-					if (fgets(comm, sizeof(comm), c))
-						comm[strcspn(comm, "\n")] = '\0';
+					if (fgets(h->comm, sizeof(h->comm), c))
+						h->comm[strcspn(h->comm, "\n")] = '\0';
 					fclose(c);
 				}
-				used += (size_t)snprintf(buf + used, len - used,
-						"%spid %ld (%s) holds %.200s",
-						used ? "; " : "", pid, comm,
-						link);
-				if (used > len)
-					used = len;
+				snprintf(h->file, sizeof(h->file), "%.200s", link);
 			}
-			break;	/* one line per process */
+			found++;
+			break;	/* one per process */
 		}
 		closedir(fds);
 	}
 	closedir(proc);
 	return found;
+}
+
+void holders_format(const struct holder *h, unsigned int n, char *buf,
+		    size_t len)
+{
+	size_t used = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (unsigned int i = 0; i < n && used < len; i++) {
+		used += (size_t)snprintf(buf + used, len - used,
+					 "%spid %ld (%s) holds %s",
+					 used ? "; " : "", h[i].pid, h[i].comm,
+					 h[i].file);
+	}
 }

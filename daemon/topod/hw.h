@@ -57,9 +57,13 @@ int hw_moving(const struct pt_platform *p, const struct hw_snap *s,
 	      unsigned int *nports);
 
 /* holders.c: processes holding device addr (its /dev/nvidia*, DRM nodes,
- * sysfs resource files) open; a sentence in buf ("pid 42 (python3):
- * /dev/dri/card1"). Returns how many found. */
-int holders_find(const char *addr, int nvidia_minor, char *buf, size_t len);
+ * sysfs resource files) open, one per process, the first max of them in
+ * out. Returns how many found. */
+int holders_list(const char *addr, int nvidia_minor, struct holder *out,
+		 unsigned int max);
+/* n holders as a sentence: "pid 42 (python3) holds /dev/dri/card1; ...". */
+void holders_format(const struct holder *h, unsigned int n, char *buf,
+		    size_t len);
 
 
 

@@ -15,6 +15,11 @@
  *   restore      start the units again
  *   commit       the committed state, the journal removed
  *
+ * A dry run (PlanLayout, JOB_PLAN) runs preflight's own checks in its own
+ * thread with r->plan set: nothing is announced, nothing written, nothing
+ * stopped, detached or selected; a refusal is noted (the first one is
+ * SetLayout's answer) and the checks go on, to report everything at once.
+ *
  * Power-cycle platforms: preflight, bmc (the layout becomes pending),
  * then with TOPOD_F_POWER_CYCLE quiesce and power-cycle; the next start
  * (JOB_RECOVER of an awaiting-power-cycle journal) verifies and commits.
@@ -55,8 +60,11 @@ struct run {
 	uint64_t t0;
 	enum terr terr;
 	char err[TOPOD_MSG_LEN];
-	char devs[PT_PLAT_MAX_GPUS + PT_PLAT_MAX_ADDRS][PCITOPO_ADDR_LEN];
+	char devs[TPLAN_MAX_GPUS][PCITOPO_ADDR_LEN];
 	unsigned int ndevs;
+	char ports[TJ_MAX_PORTS][PCITOPO_ADDR_LEN];	/* the devs hang from */
+	unsigned int nports;
+	struct tplan *plan;		/* a dry run: check, note, never act */
 };
 
 static const char *lname(enum pcitopo_layout l)
@@ -88,6 +96,8 @@ static void post_phase(struct run *r, const char *status, const char *fmt,
 	struct tmsg m = { .type = TM_PHASE, .layout = r->phase_layout };
 	va_list ap;
 
+	if (r->plan)
+		return;		/* a dry run is no switch: no Phase signals */
 	snprintf(m.phase, sizeof(m.phase), "%s", r->phase);
 	snprintf(m.status, sizeof(m.status), "%s", status);
 	m.elapsed_usec = strcmp(status, "started") ? now_usec() - r->t0 : 0;
@@ -101,7 +111,7 @@ static void journal_save(struct run *r)
 {
 	int e;
 
-	if (r->jr.state == TJ_NONE)
+	if (r->jr.state == TJ_NONE || r->plan)
 		return;
 	e = tj_job_write(r->cfg->state_dir, &r->jr);
 	if (e)
@@ -132,6 +142,31 @@ static int fail(struct run *r, enum terr e, const char *fmt, ...)
 	r->terr = e;
 	post_phase(r, "failed", "%s", r->err);
 	return -1;
+}
+
+/* A check of preflight says no. A switch fails the phase there (-1); a dry
+ * run notes the first refusal (what SetLayout would answer) and goes on
+ * checking (0). */
+static int refuse(struct run *r, enum terr e, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int refuse(struct run *r, enum terr e, const char *fmt, ...)
+{
+	struct tplan *pl = r->plan;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(r->err, sizeof(r->err), fmt, ap);
+	va_end(ap);
+	r->terr = e;
+	if (!pl) {
+		post_phase(r, "failed", "%s", r->err);
+		return -1;
+	}
+	if (pl->err == TERR_OK) {
+		pl->err = e;
+		tcopy(pl->msg, sizeof(pl->msg), r->err);
+	}
+	return 0;
 }
 
 static void post_state(struct run *r, enum tstate s, enum pcitopo_layout p)
@@ -193,51 +228,135 @@ static int open_bmc(struct run *r)
 	return 0;
 }
 
-static int do_preflight(struct run *r)
+/*
+ * Preflight's checks, in SetLayout's order; shared by a switch (the first
+ * refusal fails the phase) and a dry run (r->plan: every check that can
+ * still run does, and what it found is noted). Nothing here acts: the BMC
+ * is asked its status only, the module for a snapshot.
+ */
+static int preflight_checks(struct run *r)
 {
 	const struct pt_platform *p = r->plat;
+	struct tplan *pl = r->plan;
+	bool force = r->j->flags & TOPOD_F_FORCE, bmc_ok = false, hw_ok = false;
 	char err[TOPOD_MSG_LEN], who[TOPOD_MSG_LEN];
-	unsigned int nports, want;
-	char ports[TJ_MAX_PORTS][PCITOPO_ADDR_LEN];
+	unsigned int want;
 
-	phase(r, "preflight", r->to);
-	if (!p->layouts[r->to].present)
-		return fail(r, TERR_UNSUPPORTED, "platform %s has no layout %s",
-			    p->name, lname(r->to));
-	if (hw_open(r->cfg, p, true, &r->hw, err, sizeof(err)))
-		return fail(r, TERR_INTERNAL, "%s", err);
-	if (open_bmc(r))
+	if (!p->layouts[r->to].present &&
+	    refuse(r, TERR_UNSUPPORTED, "platform %s has no layout %s",
+		   p->name, lname(r->to)))
 		return -1;
-	if (bmc_status(r->bmc, p, &r->bj, err, sizeof(err)))
-		return fail(r, TERR_BMC, "BMC does not answer: %s", err);
-	if (r->bj.state == PT_PLAT_STATE_BUSY)
-		return fail(r, TERR_BMC, "a BMC job (%d) is already running",
-			    r->bj.job);
-	if (hw_snapshot(r->hw, &r->before, err, sizeof(err)))
-		return fail(r, TERR_INTERNAL, "%s", err);
+	/* a switch follows the module's events later; a dry run does not */
+	if (hw_open(r->cfg, p, !pl, &r->hw, err, sizeof(err))) {
+		r->hw = NULL;
+		if (refuse(r, TERR_INTERNAL, "%s", err))
+			return -1;
+	} else {
+		hw_ok = true;
+	}
+	if (!r->bmc && bmc_open(r->cfg, &r->bmc, err, sizeof(err))) {
+		r->bmc = NULL;
+		if (refuse(r, TERR_BMC, "%s", err))
+			return -1;
+		if (pl)
+			tcopy(pl->bmc_error, sizeof(pl->bmc_error), err);
+	} else if (bmc_status(r->bmc, p, &r->bj, err, sizeof(err))) {
+		if (refuse(r, TERR_BMC, "BMC does not answer: %s", err))
+			return -1;
+		if (pl)
+			tcopy(pl->bmc_error, sizeof(pl->bmc_error), err);
+		memset(&r->bj, 0, sizeof(r->bj));
+	} else {
+		bmc_ok = true;
+		if (r->bj.state == PT_PLAT_STATE_BUSY &&
+		    refuse(r, TERR_BMC, "a BMC job (%d) is already running",
+			   r->bj.job))
+			return -1;
+	}
+	if (hw_ok && hw_snapshot(r->hw, &r->before, err, sizeof(err))) {
+		hw_ok = false;
+		if (refuse(r, TERR_INTERNAL, "%s", err))
+			return -1;
+	}
+	if (pl) {
+		pl->bmc_ok = bmc_ok;
+		pl->bj = r->bj;
+		pl->hw_ok = hw_ok;
+	}
+	if (!hw_ok) {
+		r->from = r->bj.current;
+		return 0;	/* a dry run: nothing more to look at */
+	}
 	r->from = r->bj.current ? r->bj.current : r->before.layout;
-	if (r->before.layout != r->bj.current)
+	if (r->before.layout != r->bj.current && !pl)
 		tlog(LOG_WARNING, "the module reports %s, the BMC %s",
 		     lname(r->before.layout), lname(r->bj.current));
 	want = r->from && p->layouts[r->from].present ?
 	       p->layouts[r->from].gpus : p->layouts[r->to].gpus;
-	if (r->before.ngpus < want && !(r->j->flags & TOPOD_F_FORCE))
-		return fail(r, TERR_VERIFY,
-			    "%u of %u GPUs present before the switch "
-			    "(--force to switch anyway)", r->before.ngpus, want);
+	if (pl) {
+		pl->module_layout = r->before.layout;
+		pl->gpus = r->before.ngpus;
+		pl->gpus_expected = want;
+	}
+	if (r->before.ngpus < want && !force &&
+	    refuse(r, TERR_VERIFY, "%u of %u GPUs present before the switch "
+		   "(--force to switch anyway)", r->before.ngpus, want))
+		return -1;
 	r->ndevs = (unsigned int)hw_moving(p, &r->before, r->devs,
 					   sizeof(r->devs) / sizeof(r->devs[0]),
-					   ports, TJ_MAX_PORTS, &nports);
-	if (!(r->j->flags & TOPOD_F_FORCE))
-		for (unsigned int i = 0; i < r->ndevs; i++)
-			if (holders_find(r->devs[i], -1, who, sizeof(who)))
-				return fail(r, TERR_DEVICE_BUSY,
-					    "GPU %s is in use: %s (stop it, or "
-					    "--force)", r->devs[i], who);
+					   r->ports, TJ_MAX_PORTS, &r->nports);
+	/* with --force nobody is asked; a dry run still says who holds one */
+	for (unsigned int i = 0; i < r->ndevs && (!force || pl); i++) {
+		struct holder h[TPLAN_MAX_HOLDERS];
+		int n = holders_list(r->devs[i], -1, h, TPLAN_MAX_HOLDERS);
+		unsigned int shown = n < TPLAN_MAX_HOLDERS ?
+				     (unsigned int)n : TPLAN_MAX_HOLDERS;
+
+		if (!n)
+			continue;
+		for (unsigned int k = 0; pl && k < shown &&
+		     pl->nholders < TPLAN_MAX_HOLDERS; k++) {
+			pl->holders[pl->nholders] = h[k];
+			memcpy(pl->holder_gpu[pl->nholders++], r->devs[i],
+			       PCITOPO_ADDR_LEN);
+		}
+		holders_format(h, shown, who, sizeof(who));
+		if (!force &&
+		    refuse(r, TERR_DEVICE_BUSY, "GPU %s is in use: %s (stop it, "
+			   "or --force)", r->devs[i], who))
+			return -1;
+	}
+	return 0;
+}
+
+static int do_preflight(struct run *r)
+{
+	phase(r, "preflight", r->to);
+	if (preflight_checks(r))
+		return -1;
 	post_phase(r, "done", "from %s to %s; %u GPUs, %u move; BMC %s",
 		   lname(r->from), lname(r->to), r->before.ngpus, r->ndevs,
 		   pt_ipmi_name(r->bmc));
 	return 0;
+}
+
+/* units.c on the worker's own connection; without systemd none is active */
+static void open_units(struct run *r)
+{
+	if (r->units_open)
+		return;
+	if (units_open(&r->units) < 0)
+		r->units.systemd = false;
+	r->units_open = true;
+}
+
+/* quiesce stops the platform's unit i: it is active now */
+static bool unit_to_stop(struct run *r, unsigned int i)
+{
+	bool active;
+
+	return !units_is_active(&r->units, r->plat->units[i], &active) &&
+	       active;
 }
 
 static int do_quiesce(struct run *r)
@@ -246,16 +365,9 @@ static int do_quiesce(struct run *r)
 	unsigned int stopped = 0;
 
 	phase(r, "quiesce", r->to);
-	if (!r->units_open) {
-		if (units_open(&r->units) < 0)
-			r->units.systemd = false;
-		r->units_open = true;
-	}
+	open_units(r);
 	for (unsigned int i = 0; i < r->plat->nunits; i++) {
-		bool active;
-
-		if (units_is_active(&r->units, r->plat->units[i], &active) ||
-		    !active)
+		if (!unit_to_stop(r, i))
 			continue;
 		/* journal first: a crash after the stop restarts it */
 		snprintf(r->jr.units[r->jr.nunits++], TJ_UNIT_LEN, "%s",
@@ -410,11 +522,8 @@ static int do_restore(struct run *r, const char *name, enum pcitopo_layout l)
 	int bad = 0;
 
 	phase(r, name, l);
-	if (r->jr.nunits && !r->units_open) {
-		if (units_open(&r->units) < 0)
-			r->units.systemd = false;
-		r->units_open = true;
-	}
+	if (r->jr.nunits)
+		open_units(r);
 	for (unsigned int i = 0; i < r->jr.nunits; i++) {
 		if (units_start(&r->units, r->jr.units[i], err, sizeof(err))) {
 			tlog(LOG_ERR, "%s", err);
@@ -582,6 +691,50 @@ static void switch_power_cycle(struct run *r)
 	post_finish(r, r->to, true, TS_AWAITING_POWER_CYCLE, "");
 }
 
+static const char *const outcome_names[] = {
+	[TO_UNKNOWN] = "",
+	[TO_NONE] = "none",
+	[TO_ONLINE] = "online",
+	[TO_PENDING] = "pending",
+	[TO_POWER_CYCLE] = "power-cycle",
+	[TO_CLEAR_PENDING] = "clear-pending",
+};
+
+const char *toutcome_name(enum toutcome o)
+{
+	return (unsigned int)o < sizeof(outcome_names) / sizeof(outcome_names[0]) ?
+	       outcome_names[o] : "";
+}
+
+/* What a switch does once preflight has passed (run_switch() goes by it,
+ * a dry run reports it). */
+static enum toutcome switch_outcome(const struct run *r)
+{
+	if (r->from == r->to && !r->bj.pending)
+		return TO_NONE;
+	if (r->plat->apply == PT_PLAT_APPLY_ONLINE)
+		return TO_ONLINE;
+	if (r->bj.current == r->to && r->bj.pending != r->to)
+		return TO_CLEAR_PENDING;	/* switch_power_cycle() */
+	return r->j->flags & TOPOD_F_POWER_CYCLE ? TO_POWER_CYCLE : TO_PENDING;
+}
+
+uint64_t job_budget_ms(const struct pt_platform *p, enum toutcome o)
+{
+	switch (o) {
+	case TO_ONLINE:
+		return (uint64_t)p->bmc_job_ms + p->reenumerate_ms;
+	case TO_PENDING:
+	case TO_CLEAR_PENDING:
+		return p->bmc_job_ms;
+	case TO_POWER_CYCLE:
+		return (uint64_t)p->bmc_job_ms + p->power_cycle_ms +
+		       p->reenumerate_ms;
+	default:
+		return 0;
+	}
+}
+
 static void run_switch(struct run *r)
 {
 	r->to = r->j->to;
@@ -589,7 +742,7 @@ static void run_switch(struct run *r)
 		post_accept(r, r->terr, r->err);
 		return;
 	}
-	if (r->from == r->to && !r->bj.pending) {
+	if (switch_outcome(r) == TO_NONE) {
 		post_accept(r, TERR_OK, "");
 		finish_ok(r, "already in this layout");
 		return;
@@ -612,6 +765,46 @@ static void run_switch(struct run *r)
 		switch_power_cycle(r);
 	else
 		switch_online(r);
+}
+
+/* PlanLayout: preflight's checks and what would follow them; nothing is
+ * announced, written, stopped, detached or selected. */
+static void run_plan(struct run *r)
+{
+	struct tplan *pl = r->plan;
+	bool quiesce;
+
+	r->to = r->j->to;
+	pl->to = r->to;
+	pl->flags = r->j->flags;
+	(void)preflight_checks(r);
+	pl->checked = true;
+	pl->from = r->from;
+	pl->outcome = switch_outcome(r);
+	pl->select = pl->outcome != TO_NONE &&
+		     !(r->plat->apply == PT_PLAT_APPLY_POWER_CYCLE &&
+		       r->bj.pending == r->to);
+	pl->budget_ms = job_budget_ms(r->plat, pl->outcome);
+	pl->nmoving = r->ndevs;
+	for (unsigned int i = 0; i < r->ndevs; i++) {
+		memcpy(pl->moving[i], r->devs[i], PCITOPO_ADDR_LEN);
+		pl->moving_index[i] = -1;
+		for (unsigned int k = 0; k < r->before.ngpus; k++)
+			if (!strcmp(r->before.gpus[k].addr, r->devs[i]))
+				pl->moving_index[i] = (int)k;
+	}
+	/* ports are detached (and drivers unbound) by online switches only */
+	if (pl->outcome == TO_ONLINE) {
+		pl->nports = r->nports;
+		memcpy(pl->ports, r->ports, sizeof(pl->ports));
+	}
+	quiesce = pl->outcome == TO_ONLINE || pl->outcome == TO_POWER_CYCLE;
+	open_units(r);
+	pl->systemd = r->units.systemd;
+	for (unsigned int i = 0; i < r->plat->nunits; i++) {
+		pl->unit_active[i] = unit_to_stop(r, i);
+		pl->unit_stop[i] = quiesce && pl->unit_active[i];
+	}
 }
 
 /* At start, after a power cycle that should have applied r->to. */
@@ -735,20 +928,30 @@ void *job_main(void *arg)
 		r->j = j;
 		r->cfg = &j->d->cfg;
 		r->plat = &j->d->plat;
-		if (j->kind == JOB_SWITCH)
+		r->plan = j->plan;
+		if (j->kind == JOB_PLAN)
+			run_plan(r);
+		else if (j->kind == JOB_SWITCH)
 			run_switch(r);
 		else
 			run_recover(r);
-		pt_ipmi_close(r->bmc);
+		bmc_close(r->bmc);
 		hw_close(r->hw);
 		if (r->units_open)
 			units_close(&r->units);
 		free(r);
+	} else if (j->kind == JOB_PLAN) {
+		j->plan->err = TERR_INTERNAL;
+		snprintf(j->plan->msg, sizeof(j->plan->msg), "out of memory");
 	} else {
 		struct tmsg m = { .type = TM_ACCEPT, .err = TERR_INTERNAL };
 
 		snprintf(m.text, sizeof(m.text), "out of memory");
 		job_post(j, &m);
+	}
+	if (j->kind == JOB_PLAN) {
+		done.type = TM_PLAN;
+		done.job = j;
 	}
 	job_post(j, &done);
 	return NULL;

@@ -144,8 +144,13 @@ static void handle(struct topod *d, struct tmsg *m)
 				SD_BUS_ERROR_FAILED, "the switch ended early");
 			d->pending_call = sd_bus_message_unref(d->pending_call);
 		}
-		if (exit_after_job)
+		if (exit_after_job) {
+			plan_shutdown(d);
 			(void)sd_event_exit(d->event, 0);
+		}
+		break;
+	case TM_PLAN:
+		plan_finished(d, m->job);
 		break;
 	}
 }
@@ -206,6 +211,10 @@ static int on_signal(sd_event_source *s, const struct signalfd_siginfo *si,
 		exit_after_job = true;
 		return 0;
 	}
+	/* the dry runs are answered while the bus is still up (sd-bus closes
+	 * it when the loop exits) */
+	if (!d->job)
+		plan_shutdown(d);
 	return sd_event_exit(d->event, 0);
 }
 
@@ -372,6 +381,17 @@ int main(int argc, char **argv)
 	}
 
 	r = sd_event_loop(d.event);
+	if (!d.job) {
+		struct tmsg *m;
+
+		plan_shutdown(&d);	/* if the loop ended otherwise */
+		/* what the dry run's thread said last */
+		while (read(d.msg_pipe[0], &m, sizeof(m)) == sizeof(m)) {
+			if (m->type == TM_PLAN)
+				plan_finished(&d, m->job);
+			free(m);
+		}
+	}
 	if (d.job) {
 		/* second signal: leave the journal for the next start */
 		tlog(LOG_WARNING, "exiting with a switch in flight (phase %s)",

@@ -5,6 +5,10 @@
  * interactive authentication may take a while and the bus keeps being
  * served meanwhile), with the message's allow-interactive flag. Where
  * polkit is not on the bus (a minimal host, the test guest) only root may.
+ *
+ * polkit_query() asks the same for PlanLayout, without interaction and
+ * without acting on the answer (as logind's CanReboot): "yes", "challenge"
+ * (polkit would ask for a password) or "no".
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -20,6 +24,8 @@ struct auth {
 	struct topod *d;
 	sd_bus_message *m;
 	auth_done_fn done;
+	auth_query_fn query;		/* polkit_query(): only tell */
+	void *userdata;
 };
 
 static void deny(sd_bus_message *m, const char *why)
@@ -40,6 +46,10 @@ static void root_only(struct auth *a)
 	if (r >= 0)
 		r = sd_bus_creds_get_euid(c, &uid);
 	sd_bus_creds_unref(c);
+	if (a->query) {
+		a->query(a->userdata, r >= 0 && uid == 0 ? "yes" : "no");
+		return;
+	}
 	if (r >= 0 && uid == 0) {
 		a->done(a->d, a->m);
 		return;
@@ -63,6 +73,8 @@ static int pk_reply(sd_bus_message *reply, void *userdata,
 		    (e->name && !strncmp(e->name,
 					 "org.freedesktop.DBus.Error.Spawn.", 33)))
 			root_only(a);
+		else if (a->query)
+			a->query(a->userdata, "no");
 		else
 			deny(a->m, e->message ? e->message : e->name);
 		goto out;
@@ -70,6 +82,11 @@ static int pk_reply(sd_bus_message *reply, void *userdata,
 	r = sd_bus_message_enter_container(reply, 'r', "bba{ss}");
 	if (r >= 0)
 		r = sd_bus_message_read(reply, "bb", &authorized, &challenge);
+	if (a->query) {
+		a->query(a->userdata, r < 0 ? "no" : authorized ? "yes" :
+			 challenge ? "challenge" : "no");
+		goto out;
+	}
 	if (r < 0)
 		deny(a->m, "malformed answer from polkit");
 	else if (authorized)
@@ -88,12 +105,12 @@ out:
 	return 0;
 }
 
-int polkit_check(struct topod *d, sd_bus_message *m, auth_done_fn done,
-		 sd_bus_error *error)
+static int ask(struct topod *d, sd_bus_message *m, auth_done_fn done,
+	       auth_query_fn query, void *userdata, int interactive,
+	       sd_bus_error *error)
 {
 	struct auth *a;
 	const char *sender = sd_bus_message_get_sender(m);
-	int interactive = sd_bus_message_get_allow_interactive_authorization(m);
 	int r;
 
 	if (!sender)
@@ -105,6 +122,8 @@ int polkit_check(struct topod *d, sd_bus_message *m, auth_done_fn done,
 	a->d = d;
 	a->m = sd_bus_message_ref(m);
 	a->done = done;
+	a->query = query;
+	a->userdata = userdata;
 	r = sd_bus_call_method_async(d->bus, NULL, PK_NAME, PK_PATH, PK_IFACE,
 				     "CheckAuthorization", pk_reply, a,
 				     "(sa{sv})sa{ss}us", "system-bus-name", 1,
@@ -116,4 +135,17 @@ int polkit_check(struct topod *d, sd_bus_message *m, auth_done_fn done,
 		return r;
 	}
 	return 1;	/* answered later, by pk_reply() */
+}
+
+int polkit_check(struct topod *d, sd_bus_message *m, auth_done_fn done,
+		 sd_bus_error *error)
+{
+	return ask(d, m, done, NULL, NULL,
+		   sd_bus_message_get_allow_interactive_authorization(m), error);
+}
+
+int polkit_query(struct topod *d, sd_bus_message *m, auth_query_fn query,
+		 void *userdata, sd_bus_error *error)
+{
+	return ask(d, m, NULL, query, userdata, 0, error);
 }

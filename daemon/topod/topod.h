@@ -13,8 +13,9 @@
  *   main.c     options, start-up, event loop, messages from the worker
  *   config.c   /etc/pcitopo/topod.conf
  *   bus.c      the org.pcitopo.Topod1 vtable, properties, signals, errors
- *   polkit.c   authorization of SetLayout
- *   job.c      the phases of a switch, rollback, recovery
+ *   polkit.c   authorization of SetLayout (and PlanLayout's question)
+ *   job.c      the phases of a switch, rollback, recovery; the dry run
+ *   plan.c     PlanLayout: the dry run's queue, thread and answer
  *   bmc.c      Select, status following, power cycle (libptipmi)
  *   hw.c       the module (libpcitopo): detach, rescan, wait, verify;
  *              and a stand-in for tests without the module
@@ -63,6 +64,7 @@ enum terr {
 	TERR_BMC,		/* EREMOTEIO: the BMC refused or failed */
 	TERR_TIMEOUT,		/* ETIMEDOUT: a phase ran past its budget */
 	TERR_VERIFY,		/* EIO: the result is not what was asked */
+	TERR_INVALID_ARGS,	/* EINVAL: unknown flag bits (freedesktop's) */
 	TERR_INTERNAL,		/* other errno: org.freedesktop.DBus.Error.Failed */
 	__TERR_MAX,
 };
@@ -115,6 +117,7 @@ enum tmsg_type {
 	TM_STATE,	/* State/PendingLayout changed */
 	TM_FINISH,	/* Finished signal; committed state updated */
 	TM_DONE,	/* the thread is about to exit: join it */
+	TM_PLAN,	/* a dry run's thread is done (job): answer, join it */
 };
 
 struct tmsg {
@@ -129,11 +132,70 @@ struct tmsg {
 	enum pcitopo_layout pending;
 	bool ok;
 	char text[TOPOD_MSG_LEN];
+	struct tjob *job;		/* TM_PLAN */
 };
 
 enum tjob_kind {
 	JOB_SWITCH,	/* SetLayout */
 	JOB_RECOVER,	/* at start: a journal says a job was in flight */
+	JOB_PLAN,	/* PlanLayout: preflight's checks only, nothing acts */
+};
+
+/* What a switch that passes preflight goes on to do. */
+enum toutcome {
+	TO_UNKNOWN,		/* not checked (a switch is in flight) */
+	TO_NONE,		/* already in the layout: commit only */
+	TO_ONLINE,		/* quiesce, detach, bmc, reenumerate, ... */
+	TO_PENDING,		/* bmc: pending until the next power cycle */
+	TO_POWER_CYCLE,		/* bmc, quiesce, power-cycle (flag 2) */
+	TO_CLEAR_PENDING,	/* select the current layout: nothing pending */
+};
+const char *toutcome_name(enum toutcome o);
+
+#define TPLAN_MAX_HOLDERS	16
+#define TPLAN_MAX_GPUS		(PT_PLAT_MAX_GPUS + PT_PLAT_MAX_ADDRS)
+
+/* A process holding a GPU open (holders.c). */
+struct holder {
+	long pid;
+	char comm[64];
+	char file[256];
+};
+
+/* A dry run's findings (PlanLayout), filled by preflight's own checks in
+ * the plan thread (job.c); plan.c turns it into the answer. */
+struct tplan {
+	enum pcitopo_layout from, to;	/* from: as preflight takes it */
+	uint64_t flags;
+	bool checked;			/* preflight's checks ran */
+	enum toutcome outcome;
+	bool select;			/* the BMC's Select would go out */
+	/* the first refusal, as SetLayout would answer it; TERR_OK: none */
+	enum terr err;
+	char msg[TOPOD_MSG_LEN];
+	/* BMC */
+	bool bmc_ok;			/* it answered its status */
+	char bmc_error[TOPOD_MSG_LEN];
+	struct pt_plat_job bj;
+	/* module */
+	bool hw_ok;
+	enum pcitopo_layout module_layout;
+	unsigned int gpus, gpus_expected;
+	unsigned int nmoving;
+	char moving[TPLAN_MAX_GPUS][PCITOPO_ADDR_LEN];
+	int moving_index[TPLAN_MAX_GPUS];	/* GPUn, -1 if not a GPU */
+	unsigned int nports;
+	char ports[TJ_MAX_PORTS][PCITOPO_ADDR_LEN];
+	/* holders of the moving GPUs (also with --force) */
+	unsigned int nholders;
+	struct holder holders[TPLAN_MAX_HOLDERS];
+	char holder_gpu[TPLAN_MAX_HOLDERS][PCITOPO_ADDR_LEN];
+	/* the platform's stop_units */
+	bool systemd;			/* systemd is on the bus */
+	bool unit_active[PT_PLAT_MAX_UNITS];
+	bool unit_stop[PT_PLAT_MAX_UNITS];
+	/* the platform's budgets for this outcome, ms */
+	uint64_t budget_ms;
 };
 
 struct topod;
@@ -146,7 +208,11 @@ struct tjob {
 	struct tj_job journal;		/* JOB_RECOVER: what was read */
 	pthread_t thread;
 	int msg_fd;			/* write end of the pipe */
+	struct tplan *plan;		/* JOB_PLAN: filled by the thread */
+	bool joined;			/* JOB_PLAN: plan_shutdown() joined it */
 };
+
+struct plan_call;
 
 /* Everything the main thread keeps; the worker reads cfg/plat only. */
 struct topod {
@@ -158,6 +224,11 @@ struct topod {
 	int msg_pipe[2];
 	struct tjob *job;		/* in flight, or NULL */
 	sd_bus_message *pending_call;	/* SetLayout waiting for TM_ACCEPT */
+	/* PlanLayout: one dry run at a time, the others wait in a queue;
+	 * independent of job (a dry run never holds a switch off) */
+	struct tjob *plan_job;
+	struct plan_call *plan_running, *plan_queue;
+	unsigned int plan_queued;
 	/* properties */
 	enum pcitopo_layout layout;	/* what the module reports */
 	char reason[PCITOPO_REASON_LEN];
@@ -181,11 +252,26 @@ void bus_emit_drift(struct topod *d, const char *msg);
 void bus_props_changed(struct topod *d);
 int bus_reply_error(sd_bus_message *m, enum terr e, int errnum,
 		    const char *text);
+const char *bus_layout_name(enum pcitopo_layout l);
 
 /* polkit.c: calls done(d, m, 0) once authorized, or replies itself. */
 typedef void (*auth_done_fn)(struct topod *d, sd_bus_message *m);
 int polkit_check(struct topod *d, sd_bus_message *m, auth_done_fn done,
 		 sd_bus_error *error);
+/* Would SetLayout by m's sender be authorized now, without asking anyone
+ * (logind's CanReboot)? answer(userdata, "yes" | "challenge" | "no"),
+ * later; never replies to m. */
+typedef void (*auth_query_fn)(void *userdata, const char *answer);
+int polkit_query(struct topod *d, sd_bus_message *m, auth_query_fn answer,
+		 void *userdata, sd_bus_error *error);
+
+/* plan.c: PlanLayout after bus.c validated it (err: Unsupported, found
+ * there, else TERR_OK); TM_PLAN; at exit, the dry runs still waiting. */
+int plan_request(struct topod *d, sd_bus_message *m, enum pcitopo_layout to,
+		 uint64_t flags, enum terr err, const char *msg,
+		 sd_bus_error *error);
+void plan_finished(struct topod *d, struct tjob *j);
+void plan_shutdown(struct topod *d);
 
 /* main.c */
 int topod_start_job(struct topod *d, enum tjob_kind kind,
@@ -196,5 +282,7 @@ void topod_refresh(struct topod *d, bool check_drift);
 /* job.c */
 void *job_main(void *arg);
 void job_post(struct tjob *j, const struct tmsg *m);
+/* the platform's budgets for what a switch does, ms */
+uint64_t job_budget_ms(const struct pt_platform *p, enum toutcome o);
 
 #endif

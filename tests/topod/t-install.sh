@@ -122,11 +122,20 @@ out=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$D/usr/share/man/man8/topoct
 ok "$([[ -z $out ]] && echo 0 || echo 1)" "man page renders without warnings" "$out"
 page=$(MANWIDTH=200 man -l "$D/usr/share/man/man8/topoctl.8" 2>/dev/null)
 ok "$(grep -q 'topoctl set { balance | common | cascade } \[--force\] \[--power-cycle\] \[--no-wait\]' <<<"$page" &&
-	grep -q 'topoctl status \[-j\]' <<<"$page"; echo $?)" "man page: set and status documented"
+	grep -q 'topoctl set { balance | common | cascade } --dry-run \[--force\] \[--power-cycle\] \[-j\]' <<<"$page" &&
+	grep -q 'topoctl status \[-j\]' <<<"$page"; echo $?)" "man page: set (and its dry run) and status documented"
 out=$(bash -c '_init_completion() { :; }; . "$1" && complete -p topoctl' _ \
 	"$D/usr/share/bash-completion/completions/topoctl" 2>&1)
 ok "$([[ $out == "complete -F _topoctl topoctl" ]] && echo 0 || echo 1)" \
 	"bash completion loads and completes topoctl" "$out"
+# what `topoctl set cascade <TAB>` and `... --dry-run <TAB>` offer
+out=$(bash -c '_init_completion() { words=("${W[@]}"); cword=$((${#W[@]} - 1)); cur=${W[cword]}; prev=${W[cword - 1]}; }
+	. "$1"
+	W=(topoctl set cascade ""); _topoctl; echo "${COMPREPLY[*]}"
+	W=(topoctl set cascade --dry-run ""); _topoctl; echo "${COMPREPLY[*]}"' _ \
+	"$D/usr/share/bash-completion/completions/topoctl" 2>&1)
+ok "$([[ $out == $'--force --power-cycle --no-wait --dry-run\n--force --power-cycle -j' ]] && echo 0 || echo 1)" \
+	"bash completion: set offers --dry-run, and -j after it (not --no-wait)" "$out"
 
 # PREFIX=/usr/local: binaries there, the units point at them
 L=$tmp/local

@@ -9,6 +9,9 @@
 #   journal unit test (ASan/UBSan); mux: a switch and its phases, busy,
 #   access denied, BMC fault -> rollback, BMC hang -> timeout -> rollback,
 #   SIGKILL in the bmc phase -> recovered at restart, not running;
+#   dry runs (set --dry-run, PlanLayout): the plan, nothing changed, no-op,
+#   holders (--force), unprivileged, during a switch, a BMC that does not
+#   answer, -j;
 #   switchfw: pending, power cycle, finished at the next start;
 #   systemd-analyze verify of the units, udev rules, XML files.
 set -uo pipefail
@@ -62,7 +65,22 @@ tap_from "" "$here/check-rules" "$top/udev/90-pcitopo.rules"
 D=$(mktemp -d /tmp/t-topod.XXXXXX)
 echo "# work dir $D"
 chmod 755 "$D"
-trap 'cleanup_dir "$D"; [[ -n ${D2:-} ]] && cleanup_dir "$D2"; [[ -n ${KEEP:-} ]] || rm -rf "$D" ${D2:+"$D2"}' EXIT
+# a process holding GPU4 open: its config space, as a sysfs path (a tmpfs over
+# /sys/kernel in a mount namespace of its own; /proc/PID/fd shows the path)
+holder_start() {
+	rm -f "$D/holder.pid"
+	(unshare -m --propagation private sh -c 'mount -t tmpfs pcitopo-test /sys/kernel &&
+		mkdir -p /sys/kernel/pci0000:00/0000:27:00.0 &&
+		: >/sys/kernel/pci0000:00/0000:27:00.0/config &&
+		exec 3</sys/kernel/pci0000:00/0000:27:00.0/config &&
+		echo $$ >"$1" && exec sleep 120' _ "$D/holder.pid" >/dev/null 2>&1 &)
+	wait_for 5 test -s "$D/holder.pid"
+}
+holder_stop() {
+	[[ -n ${D:-} && -s $D/holder.pid ]] && kill "$(cat "$D/holder.pid")" 2>/dev/null
+	rm -f "${D:-/nonexistent}/holder.pid"
+}
+trap 'holder_stop; cleanup_dir "$D"; [[ -n ${D2:-} ]] && cleanup_dir "$D2"; [[ -n ${KEEP:-} ]] || rm -rf "$D" ${D2:+"$D2"}' EXIT
 bus_start "$D"
 bmc_start "$D" --method mux --busy-ms 1000
 topod_conf "$D" emulated-mux 8000
@@ -98,13 +116,109 @@ ok "$(jq -e '.layout == "cascade" and .state == "idle" and .platform == "emulate
 out=$("$TOPOCTL" set diagonal 2>&1); rc=$?
 ok "$([[ $rc == 1 && $out == *"not a layout"* ]] && echo 0 || echo 1)" "an unknown layout: InvalidLayout"
 
+# --- dry runs: topoctl set --dry-run (PlanLayout) ----------------------------
+# what must not move: the BMC (its status and its state file: job id and
+# state, layout), the stand-in's detach flag and topod's state dir (journal,
+# committed state), State and Generation; and no signal from topod
+bmc_status() { $PCITOPO_BMC_IPMITOOL raw 0x3c 0x21 2>&1; }	# state cur pend job err
+untouched() {
+	echo "bmc: $(bmc_status)"
+	cat "$PCITOPO_BMC_STATE"
+	(cd "$1/state" && ls -la --time-style=+%s.%N | grep -v ' \.\.$' && cat -- * 2>/dev/null)
+	echo "State=$(topod_prop State) Generation=$(topod_prop Generation) Layout=$(topod_prop Layout)"
+}
+before=$(untouched "$D")
+busctl --address="$DBUS_SYSTEM_BUS_ADDRESS" monitor --match "sender='org.pcitopo.Topod'" \
+	>"$D/dry.mon" 2>&1 &
+mon=$!
+sleep 0.3
+out=$("$TOPOCTL" set balance --dry-run 2>&1); rc=$?
+echo "$out" | sed 's/^/# /'
+ok "$([[ $rc == 0 && $out == *"Verdict:     would proceed: cascade -> balance"* ]] && echo 0 || echo 1)" \
+	"dry run cascade -> balance: exit 0, would proceed"
+ok "$([[ $out == *"Detach:      GPU4 0000:27:00.0, GPU5 0000:28:00.0, GPU6 0000:29:00.0, GPU7 0000:2a:00.0"* &&
+	$out == *"BMC:         127.0.0.1: done, job 1, current cascade, pending none"* &&
+	$out == *"BMC Select:  yes, once"* && $out == *"Power cycle: not needed"* &&
+	$out == *"Budget:      up to 28.0 s"* && $out == *"Holders:     none"* ]] && echo 0 || echo 1)" \
+	"dry run: the GPUs it would detach (GPUn, address), the BMC's status, the Select, no power cycle, the budget"
+json=$("$TOPOCTL" -j set balance --dry-run); rc=$?
+ok "$([[ $rc == 0 ]] && jq -e '.verdict == "proceed" and .proceed and .error == null and
+	.current_layout == "cascade" and .target_layout == "balance" and (.noop | not) and .checked and
+	.outcome == "online" and .method == "mux" and .apply == "online" and .select and .detach and
+	(.power_cycle_needed | not) and (.power_cycle_allowed | not) and .budget_ms == 28000 and
+	.state == "idle" and .authorization == "yes" and .gpus == 8 and .gpus_expected == 8 and
+	([.moving_gpus[].name] == ["GPU4", "GPU5", "GPU6", "GPU7"]) and .moving_gpus[0].address == "0000:27:00.0" and
+	(.detach_ports | length) == 4 and .holders == [] and
+	.bmc.reachable and .bmc.state == "done" and .bmc.job == 1 and .bmc.current == "cascade" and .bmc.pending == null and
+	([.units[].name] == ["nvidia-persistenced.service", "dcgm.service", "nvidia-fabricmanager.service"]) and
+	([.units[] | select(.stop)] == [])' <<<"$json" >/dev/null && echo 0 || echo 1)" \
+	"dry run -j: one JSON object, every field as expected"
+out=$("$TOPOCTL" set cascade --dry-run 2>&1); rc=$?
+json=$("$TOPOCTL" -j set cascade --dry-run)
+ok "$([[ $rc == 0 && $out == *"would proceed: already in cascade, nothing to switch"* && $out == *"BMC Select:  no"* ]] &&
+	jq -e '.noop and .outcome == "none" and (.select | not) and (.detach | not) and .budget_ms == 0' <<<"$json" >/dev/null &&
+	echo 0 || echo 1)" "dry run to the current layout: a no-op, nothing selected or detached"
+out=$("$TOPOCTL" set diagonal --dry-run 2>&1); rc=$?
+ok "$([[ $rc == 2 && $out == *'"diagonal" is not a layout (balance, common, cascade)'* ]] && echo 0 || echo 1)" \
+	"dry run of an unknown layout: the usual InvalidLayout, exit 2 ($out)"
+out=$(busctl --address="$DBUS_SYSTEM_BUS_ADDRESS" call org.pcitopo.Topod /org/pcitopo/Topod \
+	org.pcitopo.Topod1 PlanLayout st balance 8 2>&1); rc=$?
+ok "$([[ $rc != 0 && $out == *"unknown flags 0x8"* ]] && echo 0 || echo 1)" "PlanLayout with an unknown flag: InvalidArgs"
+out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$TOPOCTL" set balance --dry-run 2>&1); rc=$?
+ok "$([[ $rc == 0 && $out == *"would proceed"* && $out == *"You:         may not switch"* ]] && echo 0 || echo 1)" \
+	"dry run by nobody (no polkit): allowed, would proceed, says nobody may not switch"
+sleep 0.3
+kill "$mon" 2>/dev/null; wait "$mon" 2>/dev/null
+after=$(untouched "$D")
+ok "$([[ $after == "$before" ]] && echo 0 || echo 1)" \
+	"after the dry runs: BMC status and state (job id, layout) as before, state dir and journal untouched, State idle"
+[[ $after == "$before" ]] || diff <(echo "$before") <(echo "$after") | sed 's/^/# /'
+ok "$(grep -q 'Type=method_return' "$D/dry.mon" && ! grep -q 'Type=signal' "$D/dry.mon" && echo 0 || echo 1)" \
+	"dry runs: answered, and no signal from topod (no Phase, no property change)"
+
+if holder_start; then
+	hp=$(cat "$D/holder.pid")
+	out=$("$TOPOCTL" set balance --dry-run 2>&1); rc=$?
+	echo "$out" | sed 's/^/# /'
+	json=$("$TOPOCTL" -j set balance --dry-run)
+	ok "$([[ $rc == 1 && $out == *"Verdict:     would be refused (DeviceBusy): GPU 0000:27:00.0 is in use: pid $hp (sleep) holds /sys/kernel/pci0000:00/0000:27:00.0/config"* ]] &&
+		jq -e --argjson pid "$hp" '.verdict == "refused" and .error == "DeviceBusy" and
+		.holders == [{"gpu": "0000:27:00.0", "pid": $pid, "comm": "sleep",
+			"file": "/sys/kernel/pci0000:00/0000:27:00.0/config"}]' <<<"$json" >/dev/null && echo 0 || echo 1)" \
+		"dry run with GPU4 held open: would be refused (DeviceBusy), names the holder (pid, command, file)"
+	real=$("$TOPOCTL" set balance 2>&1); rc=$?
+	msg=$(jq -r .message <<<"$json")
+	ok "$([[ $rc == 1 && -n $msg && $real == *"topoctl: set: $msg"* && $(bmc_current) == 3 ]] && echo 0 || echo 1)" \
+		"the real switch is refused with the same message, and does nothing"
+	out=$("$TOPOCTL" set balance --dry-run --force 2>&1); rc=$?
+	ok "$([[ $rc == 0 && $out == *"would proceed"* && $out == *"pid $hp (sleep) holds"*"(--force: switching anyway)"* ]] && echo 0 || echo 1)" \
+		"dry run --force with the holder: would proceed, and still names the holder"
+	out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$TOPOCTL" set balance --dry-run 2>&1); rc=$?
+	json=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$TOPOCTL" -j set balance --dry-run)
+	ok "$([[ $rc == 1 && $out == *"would be refused (DeviceBusy): GPU 0000:27:00.0 is in use: 1 process(es)"* &&
+		$out != *"pid $hp"* && $out != *"/config"* ]] &&
+		jq -e '.holders == [{"gpu": "0000:27:00.0", "pid": null, "comm": null, "file": null}]' <<<"$json" >/dev/null &&
+		echo 0 || echo 1)" "dry run by nobody with the holder: refused, the holder counted but not named"
+	holder_stop
+else
+	for w in "dry run with GPU4 held open" "the real switch refused the same way" "dry run --force with the holder" \
+		"dry run by nobody with the holder"; do
+		n=$((n + 1)); echo "ok $n - $w # SKIP no mount namespace (unshare -m) here"
+	done
+fi
+
 # two at once: one gets Busy
 "$TOPOCTL" set balance >"$D/first.out" 2>&1 &
 first=$!
 wait_for 10 sh -c "[ \"\$(busctl --address=$DBUS_SYSTEM_BUS_ADDRESS get-property org.pcitopo.Topod /org/pcitopo/Topod org.pcitopo.Topod1 State)\" = 's \"switching\"' ]"
 out=$("$TOPOCTL" set common 2>&1); rc=$?
+dry=$("$TOPOCTL" set common --dry-run 2>&1); rcd=$?
+json=$("$TOPOCTL" -j set common --dry-run)
 wait $first; rc1=$?
 ok "$([[ $rc == 1 && $out == *"busy"* ]] && echo 0 || echo 1)" "a second request during a switch: busy ($out)"
+ok "$([[ $rcd == 1 && $dry == *"would be refused (Busy): a switch to balance is in progress"* ]] &&
+	jq -e '.error == "Busy" and (.checked | not) and .state == "switching" and .phase != null' <<<"$json" >/dev/null &&
+	echo 0 || echo 1)" "a dry run during a switch: would be refused, a switch to balance in progress (Busy)"
 ok "$rc1" "the first request still completes"
 ok "$([[ $(topod_prop Layout) == balance ]] && echo 0 || echo 1)" "and its layout holds"
 
@@ -114,6 +228,33 @@ ok "$([[ $rc == 1 && $out == *"access denied"* ]] && echo 0 || echo 1)" \
 	"SetLayout by nobody without polkit: access denied"
 check "but nobody may read the status" setpriv --reuid=65534 --regid=65534 --clear-groups "$TOPOCTL" status
 ok "$([[ $(bmc_current) == 1 ]] && echo 0 || echo 1)" "and nothing was switched"
+out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$TOPOCTL" set cascade --dry-run 2>&1); rc=$?
+ok "$([[ $rc == 0 && $out == *"would proceed"* ]] && echo 0 || echo 1)" \
+	"while nobody's dry run of the same switch is allowed (no more privilege than status)"
+
+# a BMC that does not answer: the dry run says so; and while a dry run
+# waits for it, a real switch is not Busy (it meets the silent BMC itself),
+# and the dry run, answering after that switch started, says Busy
+kill -STOP "$PCITOPO_BMC_PID"
+json=$("$TOPOCTL" -j set cascade --dry-run); rc=$?
+ok "$([[ $rc == 1 ]] && jq -e '.error == "BMC" and (.bmc.reachable | not) and .bmc.error != null and
+	.bmc.state == null and .current_layout == "balance" and .gpus == 8' <<<"$json" >/dev/null && echo 0 || echo 1)" \
+	"dry run with the BMC not answering: would be refused (BMC), BMC not reachable, the rest still checked"
+jq -c '{error, message, bmc}' <<<"$json" 2>&1 | sed 's/^/# /'
+"$TOPOCTL" -j set cascade --dry-run >"$D/nobmc.json" 2>&1 &
+dpid=$!
+sleep 0.3
+out=$("$TOPOCTL" set cascade 2>&1); rc=$?
+wait $dpid; rcd=$?
+kill -CONT "$PCITOPO_BMC_PID"
+ok "$([[ $rc == 1 && $out != *"busy"* && $out == *"BMC"* ]] && echo 0 || echo 1)" \
+	"a real switch while a dry run waits for the BMC: not Busy (it meets the silent BMC itself)"
+ok "$([[ $rcd == 1 ]] && jq -e '.error == "Busy" and .checked and (.bmc.reachable | not)' "$D/nobmc.json" >/dev/null &&
+	echo 0 || echo 1)" "and that dry run, answered after the switch began: would be refused (Busy)"
+echo "$out" | sed 's/^/# real: /'
+jq -c '{error, message, checked}' "$D/nobmc.json" 2>&1 | sed 's/^/# dry run: /'
+wait_for 10 sh -c "$PCITOPO_BMC_IPMITOOL raw 0x3c 0x21"
+ok "$([[ $(bmc_current) == 1 && $(topod_prop State) == idle ]] && echo 0 || echo 1)" "the BMC back, still balance, State idle"
 
 # BMC fault -> rollback
 console pcitopo_fail_next
@@ -221,6 +362,22 @@ bmc_start "$D2" --method switchfw --busy-ms 1000
 $PCITOPO_BMC_IPMITOOL chassis power on >/dev/null
 topod_conf "$D2" emulated-switchfw 8000
 topod_start "$D2"
+before=$(untouched "$D2")
+out=$("$TOPOCTL" set cascade --dry-run 2>&1); rc=$?
+echo "$out" | sed 's/^/# /'
+json=$("$TOPOCTL" -j set cascade --dry-run)
+ok "$([[ $rc == 0 && $out == *"Power cycle: needed; not allowed without --power-cycle"* &&
+	$out == *"would proceed: cascade becomes pending"* ]] &&
+	jq -e '.outcome == "pending" and .power_cycle_needed and (.power_cycle_allowed | not) and .select and
+	(.detach | not) and .detach_ports == [] and .method == "switchfw" and .apply == "power-cycle" and
+	.budget_ms == 8000' <<<"$json" >/dev/null && echo 0 || echo 1)" \
+	"switchfw dry run without --power-cycle: a power cycle needed but not allowed; the layout would become pending"
+json=$("$TOPOCTL" -j set cascade --dry-run --power-cycle); rc=$?
+ok "$([[ $rc == 0 ]] && jq -e '.outcome == "power-cycle" and .power_cycle_needed and .power_cycle_allowed and
+	.budget_ms == 158000' <<<"$json" >/dev/null && echo 0 || echo 1)" \
+	"switchfw dry run with --power-cycle: allowed; the budget adds the power cycle and re-enumeration"
+ok "$([[ $(untouched "$D2") == "$before" && $(topod_prop PendingLayout) == "" ]] && echo 0 || echo 1)" \
+	"switchfw dry runs: nothing pending, nothing changed (BMC, state dir, State)"
 out=$("$TOPOCTL" set cascade 2>&1); rc=$?
 echo "$out" | sed 's/^/# /'
 ok "$rc" "switchfw: topoctl set cascade without --power-cycle exits 0"
