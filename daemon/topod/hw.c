@@ -274,7 +274,7 @@ int hw_wait(struct hw *h, enum pcitopo_layout want, unsigned int gpus,
 int hw_unbind(struct hw *h, const char *addr, char *err, size_t len)
 {
 	char path[PATH_MAX];
-	int fd;
+	int fd, e;
 	ssize_t n;
 
 	if (h->cfg->fake_hw)
@@ -282,13 +282,43 @@ int hw_unbind(struct hw *h, const char *addr, char *err, size_t len)
 	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver/unbind",
 		 addr);
 	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return errno == ENOENT ? 0 : -errno;
+	if (fd < 0) {
+		e = errno;
+		if (e == ENOENT)
+			return 0;	/* no driver bound */
+		snprintf(err, len, "unbind %s: %s", addr, strerror(e));
+		return -e;
+	}
 	n = write(fd, addr, strlen(addr));
+	e = errno;
 	close(fd);
 	if (n < 0) {
-		snprintf(err, len, "unbind %s: %m", addr);
-		return -errno;
+		snprintf(err, len, "unbind %s: %s", addr, strerror(e));
+		return -e;
+	}
+	return 1;
+}
+
+int hw_reprobe(struct hw *h, const char *addr, char *err, size_t len)
+{
+	int fd, e;
+	ssize_t n;
+
+	if (h->cfg->fake_hw)
+		return 0;
+	fd = open("/sys/bus/pci/drivers_probe", O_WRONLY | O_CLOEXEC);
+	if (fd < 0) {
+		e = errno;
+		snprintf(err, len, "drivers_probe: %s", strerror(e));
+		return -e;
+	}
+	n = write(fd, addr, strlen(addr));
+	e = errno;
+	close(fd);
+	/* ENODEV: detached, and the rescan will add and probe it */
+	if (n < 0 && e != ENODEV) {
+		snprintf(err, len, "drivers_probe %s: %s", addr, strerror(e));
+		return -e;
 	}
 	return 0;
 }

@@ -46,8 +46,13 @@ int hw_rescan(struct hw *h, char *err, size_t len);
  * -ETIMEDOUT after budget_ms (s holds what was seen last). */
 int hw_wait(struct hw *h, enum pcitopo_layout want, unsigned int gpus,
 	    unsigned int budget_ms, struct hw_snap *s, char *err, size_t len);
-/* Unbind addr's driver through sysfs; 0 if it had none. */
+/* Unbind addr's driver through sysfs: 1 unbound, 0 if it had none,
+ * -errno with err set. */
 int hw_unbind(struct hw *h, const char *addr, char *err, size_t len);
+/* Ask the driver core to bind a driver to addr again (drivers_probe): for
+ * a GPU unbound by a switch that did not get as far as detaching it.
+ * 0, or -errno with err set. */
+int hw_reprobe(struct hw *h, const char *addr, char *err, size_t len);
 
 /* The devices that move (platform moves.gpus, moves.addresses) in snapshot
  * s, and the distinct ports they hang from. Returns the device count. */

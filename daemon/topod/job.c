@@ -351,23 +351,32 @@ static void open_units(struct run *r)
 }
 
 /* quiesce stops the platform's unit i: it is active now */
-static bool unit_to_stop(struct run *r, unsigned int i)
+/* 1 if the platform's unit i runs (and so is to be stopped), 0 if not,
+ * -errno when systemd cannot tell */
+static int unit_to_stop(struct run *r, unsigned int i)
 {
 	bool active;
+	int e = units_is_active(&r->units, r->plat->units[i], &active);
 
-	return !units_is_active(&r->units, r->plat->units[i], &active) &&
-	       active;
+	return e < 0 ? e : active;
 }
 
 static int do_quiesce(struct run *r)
 {
 	char err[TOPOD_MSG_LEN];
-	unsigned int stopped = 0;
+	unsigned int stopped = 0, unbound = 0;
 
 	phase(r, "quiesce", r->to);
 	open_units(r);
 	for (unsigned int i = 0; i < r->plat->nunits; i++) {
-		if (!unit_to_stop(r, i))
+		int e = unit_to_stop(r, i);
+
+		/* a unit that may run is never left running by a guess */
+		if (e < 0)
+			return fail(r, TERR_DEVICE_BUSY, "cannot tell whether "
+				    "%s runs: %s", r->plat->units[i],
+				    strerror(-e));
+		if (!e)
 			continue;
 		/* journal first: a crash after the stop restarts it */
 		snprintf(r->jr.units[r->jr.nunits++], TJ_UNIT_LEN, "%s",
@@ -379,13 +388,20 @@ static int do_quiesce(struct run *r)
 		stopped++;
 	}
 	for (unsigned int i = 0; i < r->ndevs && r->plat->apply ==
-	     PT_PLAT_APPLY_ONLINE; i++)
-		if (hw_unbind(r->hw, r->devs[i], err, sizeof(err)))
+	     PT_PLAT_APPLY_ONLINE; i++) {
+		int e = hw_unbind(r->hw, r->devs[i], err, sizeof(err));
+
+		if (e < 0)
 			return fail(r, TERR_DEVICE_BUSY, "%s", err);
-	post_phase(r, "done", "%u unit(s) stopped%s%s", stopped,
-		   r->units.systemd ? "" : " (systemd not on the bus)",
-		   r->plat->apply == PT_PLAT_APPLY_ONLINE ?
-		   ", drivers unbound" : "");
+		unbound += (unsigned int)e;
+	}
+	if (r->plat->apply == PT_PLAT_APPLY_ONLINE)
+		post_phase(r, "done", "%u unit(s) stopped%s, %u driver(s) "
+			   "unbound", stopped, r->units.systemd ? "" :
+			   " (systemd not on the bus)", unbound);
+	else
+		post_phase(r, "done", "%u unit(s) stopped%s", stopped,
+			   r->units.systemd ? "" : " (systemd not on the bus)");
 	return 0;
 }
 
@@ -580,6 +596,12 @@ static void rollback(struct run *r, const char *why_prefix)
 		post_phase(r, "done", "BMC still at %s: nothing to select",
 			   lname(l));
 	}
+	/* GPUs unbound before their ports were detached (quiesce or detach
+	 * failed half-way) come back without a driver: a rescan adds only
+	 * what is missing. Ask for a driver again; harmless for the others. */
+	for (unsigned int i = 0; r->hw && i < r->ndevs; i++)
+		if (hw_reprobe(r->hw, r->devs[i], err, sizeof(err)))
+			tlog(LOG_NOTICE, "rollback: %s", err);
 	if (do_reenumerate(r, "rollback-reenumerate", l, &after) ||
 	    do_verify(r, "rollback-verify", l, &after, false) ||
 	    do_restore(r, "rollback-restore", l))
@@ -802,7 +824,7 @@ static void run_plan(struct run *r)
 	open_units(r);
 	pl->systemd = r->units.systemd;
 	for (unsigned int i = 0; i < r->plat->nunits; i++) {
-		pl->unit_active[i] = unit_to_stop(r, i);
+		pl->unit_active[i] = unit_to_stop(r, i) > 0;
 		pl->unit_stop[i] = quiesce && pl->unit_active[i];
 	}
 }
