@@ -7,6 +7,9 @@
 #   - MUX, online: from balance, `topoctl set cascade` by a user in the
 #     group pcitopo (polkit, the shipped rule; nobody else is refused);
 #     every phase; the module sees cascade with 8 GPUs; Status() agrees;
+#     bochs-drm (the stand-ins' DRM driver) bound: GPU4's /dev/dri node
+#     held open is refused and named; quiesce unbinds the moving GPUs;
+#     a GPU's config space held open: refused (DeviceBusy);
 #   - switch firmware: `topoctl set cascade --power-cycle` from balance; the
 #     BMC power cycles the host; in the new guest topod finishes the job
 #     from its journal (/out/topod-state) and the module sees cascade.
@@ -73,6 +76,36 @@ if start mux balance && up emulated-mux; then
 	tap "$([[ $rc == 1 && $out == *"access denied: authentication required"*"org.pcitopo.set-layout"* ]] && echo 1 || echo 0)" \
 		"mux: nobody (not in group pcitopo): polkit asks for authentication, naming the action" "$out"
 	eq "$(view)" "balance 8" "mux: and nothing moved"
+	# a real GPU driver bound: bochs-drm, the stand-ins' DRM driver, gives
+	# every GPU a /dev/dri/cardN; a process holding GPU4's is named
+	out=$(grun bash -c 'modprobe bochs || exit 3
+		a=$(for d in /sys/bus/pci/devices/*; do
+			[[ $(<"$d/class") == 0x0380* ]] && basename "$d"; done | sort | sed -n 5p)
+		for _ in $(seq 50); do
+			card=$(ls "/sys/bus/pci/devices/$a/drm" 2>/dev/null | grep "^card") && break
+			sleep 0.2
+		done
+		[[ -n $card && -c /dev/dri/$card ]] || { echo "no DRM node for $a"; exit 3; }
+		echo "$a: driver $(basename "$(readlink "/sys/bus/pci/devices/$a/driver")"), /dev/dri/$card"
+		exec 3<"/dev/dri/$card"
+		cli/topoctl set cascade --dry-run; echo "dry-run exit $?"
+		cli/topoctl set cascade' 2>&1) && rc=0 || rc=$?
+	tap "$([[ $out == *"dry-run exit 1"* && $out == *"Detach:      GPU4 "*"GPU7 "* &&
+		$out == *"Verdict:     would be refused (DeviceBusy)"*"holds /dev/dri/card"* ]] &&
+		echo 1 || echo 0)" \
+		"mux: set --dry-run with GPU4's DRM node held: GPU4-7 would move, refused, the node named" "$out"
+	tap "$([[ $rc == 1 && $out == *"driver bochs-drm"* && $out == *"is in use"*"holds /dev/dri/card"* ]] &&
+		echo 1 || echo 0)" \
+		"mux: GPU4's DRM node held open (bochs-drm bound): refused, the node named" "$out"
+	eq "$(view)" "balance 8" "mux: and nothing moved"
+	drivers() {
+		grun bash -c 'for d in /sys/bus/pci/devices/*; do
+			[[ $(<"$d/class") == 0x0380* ]] || continue
+			echo "$(basename "$(readlink "$d/driver")" 2>/dev/null)"
+		done | sort | uniq -c | tr -s " \n" " "' 2>&1 || true
+	}
+	drv=$(drivers)
+	echo "# GPU drivers before the switch: $drv"
 	t0=$(now)
 	out=$(T=240 grun setpriv --reuid=operator --regid=users --init-groups \
 		cli/topoctl set cascade 2>&1) && rc=0 || rc=$?
@@ -83,6 +116,11 @@ if start mux balance && up emulated-mux; then
 	eq "$(phases "$out")" "preflight quiesce detach bmc reenumerate verify restore commit " \
 		"mux: every phase done, in order"
 	eq "$(view)" "cascade 8" "mux: the module sees cascade with 8 GPUs"
+	tap "$([[ $out == *"quiesce"*"4 driver(s) unbound"* ]] && echo 1 || echo 0)" \
+		"mux: quiesce unbound bochs-drm from the 4 moving GPUs" "$out"
+	drv=$(drivers)
+	echo "# GPU drivers after the switch: $drv (hot-added GPUs get no BARs in QEMU: no driver)"
+	eq "$drv" " 4 4 bochs-drm " "mux: the 4 GPUs that stayed kept bochs-drm"
 	st=$(grun cli/topoctl -j status 2>&1) || true
 	eq "$(jq -r '"\(.layout) \(.state) \(.generation)"' <<<"$st" 2>/dev/null)" "cascade idle 1" \
 		"mux: topoctl status: cascade, idle, one switch"
