@@ -40,11 +40,7 @@ struct plan {
 };
 
 #define OFF(f)	offsetof(struct plan, f), sizeof(((struct plan *)0)->f)
-static const struct {
-	const char *key;
-	char type;		/* s b t i u */
-	size_t off, len;
-} fields[] = {
+static const struct topod_field fields[] = {
 	{ "CurrentLayout", 's', OFF(current) },
 	{ "TargetLayout", 's', OFF(target) },
 	{ "Error", 's', OFF(error) },
@@ -100,9 +96,10 @@ static void cp(char *dst, size_t len, const char *src)
 	snprintf(dst, len, "%s", src);
 }
 
-static int read_arrays(sd_bus_message *m, const char *key, struct plan *p,
+static int read_arrays(sd_bus_message *m, const char *key, void *base,
 		       bool *done)
 {
+	struct plan *p = base;
 	const char *a, *b, *f;
 	uint32_t pid;
 	int x, y, r = 0;
@@ -144,50 +141,6 @@ static int read_arrays(sd_bus_message *m, const char *key, struct plan *p,
 		return 0;
 	}
 	return r < 0 ? r : exit_array(m);
-}
-
-static int read_plan(sd_bus_message *m, struct plan *p)
-{
-	const char *key;
-	int r;
-
-	r = sd_bus_message_enter_container(m, 'a', "{sv}");
-	if (r < 0)
-		return r;
-	while ((r = sd_bus_message_enter_container(m, 'e', "sv")) > 0) {
-		bool done = false;
-
-		r = sd_bus_message_read(m, "s", &key);
-		if (r < 0)
-			return r;
-		for (size_t i = 0; !done && i < sizeof(fields) / sizeof(fields[0]); i++) {
-			char *dst = (char *)p + fields[i].off;
-			char sig[2] = { fields[i].type, '\0' };
-			const char *s;
-
-			if (strcmp(key, fields[i].key))
-				continue;
-			done = true;
-			if (fields[i].type == 's') {
-				r = sd_bus_message_read(m, "v", "s", &s);
-				if (r >= 0)
-					cp(dst, fields[i].len, s);
-			} else {
-				r = sd_bus_message_read(m, "v", sig, dst);
-			}
-		}
-		if (!done && r >= 0)
-			r = read_arrays(m, key, p, &done);
-		if (!done && r >= 0)
-			r = sd_bus_message_skip(m, "v");
-		if (r >= 0)
-			r = sd_bus_message_exit_container(m);
-		if (r < 0)
-			return r;
-	}
-	if (r < 0)
-		return r;
-	return sd_bus_message_exit_container(m);
 }
 
 /* "DeviceBusy" of org.pcitopo.Topod1.Error.DeviceBusy */
@@ -446,7 +399,8 @@ int set_plan(struct ctx *c, const char *layout, uint64_t flags, bool dry_run,
 			      "update it\n", c->err);
 		goto out;
 	}
-	r = read_plan(reply, p);
+	r = topod_read_dict(reply, fields, sizeof(fields) / sizeof(fields[0]), p,
+			    read_arrays);
 	if (r < 0) {
 		fprintf(c->err, "topoctl: set: malformed answer: %s\n",
 			strerror(-r));

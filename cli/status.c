@@ -74,7 +74,8 @@ struct status {
 	uint32_t gpus;
 };
 
-static int read_status(sd_bus_message *m, struct status *s)
+int topod_read_dict(sd_bus_message *m, const struct topod_field *fields,
+		    size_t nfields, void *base, topod_other_fn other)
 {
 	const char *key;
 	int r;
@@ -83,55 +84,33 @@ static int read_status(sd_bus_message *m, struct status *s)
 	if (r < 0)
 		return r;
 	while ((r = sd_bus_message_enter_container(m, 'e', "sv")) > 0) {
-		static const struct {
-			const char *key;
-			size_t off, len;
-		} strs[] = {
-#define S(k, f) { k, offsetof(struct status, f), sizeof(((struct status *)0)->f) }
-			S("Layout", layout), S("Reason", reason),
-			S("PendingLayout", pending), S("State", state),
-			S("Phase", phase), S("Target", target),
-			S("LastError", last_error),
-			S("CommittedLayout", committed),
-			S("Platform", platform), S("Method", method),
-			S("Apply", apply), S("BMC", bmc),
-#undef S
-		};
 		bool done = false;
 
 		r = sd_bus_message_read(m, "s", &key);
 		if (r < 0)
 			return r;
-		for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++) {
+		for (size_t i = 0; !done && i < nfields; i++) {
+			char *dst = (char *)base + fields[i].off;
+			char sig[2] = { fields[i].type, '\0' };
 			const char *v;
 
-			if (strcmp(key, strs[i].key))
+			if (strcmp(key, fields[i].key))
 				continue;
-			r = sd_bus_message_read(m, "v", "s", &v);
-			if (r < 0)
-				return r;
-			snprintf((char *)s + strs[i].off, strs[i].len, "%s", v);
 			done = true;
+			if (fields[i].type == 's') {
+				r = sd_bus_message_read(m, "v", "s", &v);
+				if (r >= 0)
+					snprintf(dst, fields[i].len, "%s", v);
+			} else {
+				r = sd_bus_message_read(m, "v", sig, dst);
+			}
 		}
-		if (!done && !strcmp(key, "Generation")) {
-			r = sd_bus_message_read(m, "v", "t", &s->generation);
-			done = true;
-		} else if (!done && !strcmp(key, "ModuleGeneration")) {
-			r = sd_bus_message_read(m, "v", "t",
-						&s->module_generation);
-			done = true;
-		} else if (!done && !strcmp(key, "GPUs")) {
-			r = sd_bus_message_read(m, "v", "u", &s->gpus);
-			done = true;
-		}
-		if (r < 0)
-			return r;
-		if (!done) {
+		if (!done && other && r >= 0)
+			r = other(m, key, base, &done);
+		if (!done && r >= 0)
 			r = sd_bus_message_skip(m, "v");
-			if (r < 0)
-				return r;
-		}
-		r = sd_bus_message_exit_container(m);
+		if (r >= 0)
+			r = sd_bus_message_exit_container(m);
 		if (r < 0)
 			return r;
 	}
@@ -139,6 +118,21 @@ static int read_status(sd_bus_message *m, struct status *s)
 		return r;
 	return sd_bus_message_exit_container(m);
 }
+
+#define F(key, type, f) TOPOD_FIELD(key, type, struct status, f)
+static const struct topod_field status_fields[] = {
+	F("Layout", 's', layout), F("Reason", 's', reason),
+	F("PendingLayout", 's', pending), F("State", 's', state),
+	F("Phase", 's', phase), F("Target", 's', target),
+	F("LastError", 's', last_error),
+	F("CommittedLayout", 's', committed),
+	F("Platform", 's', platform), F("Method", 's', method),
+	F("Apply", 's', apply), F("BMC", 's', bmc),
+	F("Generation", 't', generation),
+	F("ModuleGeneration", 't', module_generation),
+	F("GPUs", 'u', gpus),
+};
+#undef F
 
 static const char *or_dash(const char *s)
 {
@@ -168,7 +162,8 @@ int do_status(struct ctx *c, int argc, char **argv)
 		ret = topod_error(c, "status", &e, r);
 		goto out;
 	}
-	r = read_status(reply, &s);
+	r = topod_read_dict(reply, status_fields, sizeof(status_fields) /
+			    sizeof(status_fields[0]), &s, NULL);
 	if (r < 0) {
 		fprintf(c->err, "topoctl: status: malformed answer: %s\n",
 			strerror(-r));

@@ -6,6 +6,8 @@
 #ifndef PCITOPO_CLI_TOPOD_CLIENT_H
 #define PCITOPO_CLI_TOPOD_CLIENT_H
 
+#include <stddef.h>
+
 #include "sdbus-dl.h"
 
 #include "topoctl.h"
@@ -24,6 +26,24 @@ int topod_connect(struct ctx *c, sd_bus **bus);
 /* Print a D-Bus error of a topod call in words; returns 1. */
 int topod_error(struct ctx *c, const char *what, const sd_bus_error *e,
 		int r);
+/*
+ * status.c: topod's a{sv} answers (Status, PlanLayout) into a struct. A
+ * key of fields is read into base + off: type 's' copied into len bytes,
+ * 'b' into an int, 't', 'u', 'i' as their D-Bus type. Other keys go to
+ * other (when given: *done true if it read the variant) or are skipped.
+ * 0, or a negative errno of sd-bus.
+ */
+struct topod_field {
+	const char *key;
+	char type;
+	size_t off, len;
+};
+#define TOPOD_FIELD(key, type, st, f) \
+	{ key, type, offsetof(st, f), sizeof(((st *)0)->f) }
+typedef int (*topod_other_fn)(sd_bus_message *m, const char *key,
+			      void *base, bool *done);
+int topod_read_dict(sd_bus_message *m, const struct topod_field *fields,
+		    size_t nfields, void *base, topod_other_fn other);
 /* plan.c: set --dry-run [-j] (PlanLayout); usage errors for -j without
  * --dry-run and for --dry-run with --no-wait (wait false). */
 int set_plan(struct ctx *c, const char *layout, uint64_t flags, bool dry_run,
