@@ -25,18 +25,22 @@ int sdbus_dl_open(char *err, size_t len)
 		snprintf(err, len, "%s", dlerror());
 		return -ENOENT;
 	}
-	/* all or nothing: no pointer is set unless every one resolves */
-#define SDBUS_DL_CHECK(f)						\
-	if (!dlsym(h, #f)) {						\
+	/* all or nothing: one missing symbol clears every pointer again */
+#define SDBUS_DL_SET(f)							\
+	sym_##f = (__typeof__(f) *)dlsym(h, #f);			\
+	if (!sym_##f) {							\
 		snprintf(err, len, SDBUS_DL_SONAME " has no %s", #f);	\
-		dlclose(h);						\
-		return -ELIBBAD;					\
+		goto missing;						\
 	}
-	SDBUS_DL_SYMBOLS(SDBUS_DL_CHECK)
-#undef SDBUS_DL_CHECK
-#define SDBUS_DL_SET(f) sym_##f = (__typeof__(f) *)dlsym(h, #f);
 	SDBUS_DL_SYMBOLS(SDBUS_DL_SET)
 #undef SDBUS_DL_SET
 	lib = h;
 	return 0;
+
+missing:
+#define SDBUS_DL_CLEAR(f) sym_##f = NULL;
+	SDBUS_DL_SYMBOLS(SDBUS_DL_CLEAR)
+#undef SDBUS_DL_CLEAR
+	dlclose(h);
+	return -ELIBBAD;
 }
