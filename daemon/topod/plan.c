@@ -257,11 +257,8 @@ static void plan_next(struct topod *d)
 		pl = calloc(1, sizeof(*pl));
 		j = calloc(1, sizeof(*j));
 		if (!pl || !j) {
-			free(pl);
-			free(j);
 			(void)sd_bus_reply_method_errno(c->m, -ENOMEM, NULL);
-			call_free(c);
-			continue;
+			goto drop;
 		}
 		pl->from = d->layout;
 		pl->to = c->to;
@@ -271,10 +268,7 @@ static void plan_next(struct topod *d)
 		if (d->job) {
 			/* a switch in flight: Busy, and nothing to check */
 			reply_plan(d, c, pl);
-			free(pl);
-			free(j);
-			call_free(c);
-			continue;
+			goto drop;
 		}
 		j->d = d;
 		j->kind = JOB_PLAN;
@@ -285,13 +279,15 @@ static void plan_next(struct topod *d)
 		r = pthread_create(&j->thread, NULL, job_main, j);
 		if (r) {
 			(void)sd_bus_reply_method_errno(c->m, -r, NULL);
-			free(pl);
-			free(j);
-			call_free(c);
-			continue;
+			goto drop;
 		}
 		d->plan_job = j;
 		d->plan_running = c;
+		continue;
+drop:		/* answered already: forget the call */
+		free(pl);
+		free(j);
+		call_free(c);
 	}
 }
 
