@@ -115,6 +115,25 @@ stopped_first() {
 generation before the switch: $g0; GPU removals: generations [$gens], first at ${first:-none}"
 }
 
+# restarted WHAT LAYOUT INVOCATION: after a switch that moved the GPUs
+# (ending in LAYOUT), $P was stopped once, before the first GPU left, and
+# started once, after the last came back, in LAYOUT: active, running, a new
+# invocation (not INVOCATION), no automatic restart
+restarted() {
+	local rec last
+	eq "$(events "$P" "$nP")" "stop start" "$1: $P stopped once and started once" "$(new "$P" "$nP")"
+	stopped_first "$1: $P stopped before any GPU was detached (its last record: balance, 8 GPUs, the generation before the switch)" \
+		"$(new "$P" "$nP" | grep -m1 ' event=stop ')"
+	rec=$(new "$P" "$nP" | grep -m1 ' event=start ') || rec=
+	last=$(mev | tail -n 1)
+	tap "$([[ $(view "$rec") == "$2 8 $(kv module | cut -d' ' -f3)" ]] && lt "${last%% *}" "$(rf "$rec" t)" && echo 1 || echo 0)" \
+		"$1: $P started again after the GPUs came back, in $2 with 8 GPUs (the module's last generation)" \
+		"start record: ${rec:-(none)}
+module: $(kv module); last event: $last"
+	eq "$(unitp "$P" ActiveState) $(unitp "$P" SubState) $(unitp "$P" NRestarts) $([[ $(unitp "$P" InvocationID) == "$(rf "$rec" inv)" && $3 != "$(rf "$rec" inv)" ]] && echo new-invocation)" \
+		"active running 0 new-invocation" "$1: $P active again, a new invocation, NRestarts=0" "$(grep '^unit=' <<<"$out")"
+}
+
 t0=$(now)
 line=$("$srv" start "$dir" --method mux --layout balance --busy-ms 500 --timeout 300 \
 	--init systemd --setup "$here/guest/quiesce-systemd.sh" 2>&1) && ok=1 || ok=0
@@ -165,17 +184,7 @@ $st"
 eq "$(jq -r '"\(.layout) \(.state)"' <<<"$st" 2>/dev/null) | $(kv module | cut -d' ' -f1,2) | $(mev | awk '{print $2}' | sort | uniq -c | awk '{printf "%s %s ", $1, $2}')" \
 	"balance idle | balance 8 | 4 device-add 4 device-del " \
 	"BMC failure: back in balance with 8 GPUs; the 4 moving GPUs were detached and came back" "$(grep '^mon=' <<<"$out" | cut -c1-160)"
-eq "$(events "$P" "$nP")" "stop start" "BMC failure: $P stopped once and started once" "$(new "$P" "$nP")"
-stopped_first "BMC failure: $P stopped before any GPU was detached (its last record: balance, 8 GPUs, the generation before the switch)" \
-	"$(new "$P" "$nP" | grep -m1 ' event=stop ')"
-rec=$(new "$P" "$nP" | grep -m1 ' event=start ') || rec=
-last=$(mev | tail -n 1)
-tap "$([[ $(view "$rec") == "balance 8 $(kv module | cut -d' ' -f3)" ]] && lt "${last%% *}" "$(rf "$rec" t)" && echo 1 || echo 0)" \
-	"BMC failure: $P started again after the GPUs came back, in balance with 8 GPUs (the module's last generation)" \
-	"start record: ${rec:-(none)}
-module: $(kv module); last event: $last"
-eq "$(unitp "$P" ActiveState) $(unitp "$P" SubState) $(unitp "$P" NRestarts) $([[ $(unitp "$P" InvocationID) == "$(rf "$rec" inv)" && $inv0 != "$(rf "$rec" inv)" ]] && echo new-invocation)" \
-	"active running 0 new-invocation" "BMC failure: $P active again, a new invocation, no automatic restart" "$(grep '^unit=' <<<"$out")"
+restarted "BMC failure" balance "$inv0"
 inv1=$(unitp "$P" InvocationID)
 recf=$(new "$F" "$nF" | grep -m1 ' event=stop ') || recf=
 tap "$([[ $(kv being_stopped) == deactivating && $(grep -m1 '^set=  quiesce' <<<"$out") == *"2 unit(s) stopped"* ]] && echo 1 || echo 0)" \
@@ -229,17 +238,7 @@ eq "$(kv rc) | $(phases) | $(grep -m1 '^set=  quiesce' <<<"$out" | sed 's/.*  //
 eq "$(jq -r '"\(.layout) \(.state) \(.last_error)"' <<<"$st" 2>/dev/null) | $(kv module | cut -d' ' -f1,2) | $(mev | awk '{print $2}' | sort | uniq -c | awk '{printf "%s %s ", $1, $2}')" \
 	"cascade idle null | cascade 8 | 4 device-add 4 device-del " \
 	"switch: cascade with 8 GPUs; the 4 moving GPUs left and came back" "$(grep '^mon=' <<<"$out" | cut -c1-160)"
-eq "$(events "$P" "$nP")" "stop start" "switch: $P stopped once and started once" "$(new "$P" "$nP")"
-stopped_first "switch: $P stopped before any GPU was detached (its last record: balance, 8 GPUs, the generation before the switch)" \
-	"$(new "$P" "$nP" | grep -m1 ' event=stop ')"
-rec=$(new "$P" "$nP" | grep -m1 ' event=start ') || rec=
-last=$(mev | tail -n 1)
-tap "$([[ $(view "$rec") == "cascade 8 $(kv module | cut -d' ' -f3)" ]] && lt "${last%% *}" "$(rf "$rec" t)" && echo 1 || echo 0)" \
-	"switch: $P started again after the GPUs came back, in cascade with 8 GPUs (the module's last generation)" \
-	"start record: ${rec:-(none)}
-module: $(kv module); last event: $last"
-eq "$(unitp "$P" ActiveState) $(unitp "$P" SubState) $(unitp "$P" NRestarts) $([[ $(unitp "$P" InvocationID) == "$(rf "$rec" inv)" && $inv2 != "$(rf "$rec" inv)" ]] && echo new-invocation)" \
-	"active running 0 new-invocation" "switch: $P active, a new invocation, NRestarts=0" "$(grep '^unit=' <<<"$out")"
+restarted switch cascade "$inv2"
 
 # --- D. the unit cannot be started again: the rollback fails ------------
 echo "# D. BMC failure with $P masked while it runs: its restart fails"
