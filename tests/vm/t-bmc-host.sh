@@ -24,15 +24,8 @@ n=0 failed=0
 # shellcheck source=tests/vm/tap.sh
 source "$here/tap.sh"
 
-for need in kmod/pcitopo.ko daemon/tools/pt-bmc; do
-	if [[ ! -e $need ]]; then
-		echo "not ok 1 - t-bmc-host: $need not built (run make)"
-		exit 1
-	fi
-done
-for cmd in ipmi_sim ipmitool qemu-system-x86_64; do
-	command -v "$cmd" >/dev/null || { echo "not ok 1 - t-bmc-host: no $cmd (scripts/setup)"; exit 1; }
-done
+need_built kmod/pcitopo.ko daemon/tools/pt-bmc
+need_cmds ipmi_sim ipmitool qemu-system-x86_64
 
 dir=
 # shellcheck disable=SC2317 # called by the EXIT trap

@@ -41,15 +41,9 @@ n=0 failed=0
 # shellcheck source=tests/vm/tap.sh
 source "$here/tap.sh"
 
-for need in kmod/pcitopo.ko daemon/topod/topod cli/topoctl; do
-	[[ -e $need ]] || { echo "not ok 1 - t-quiesce: $need not built (run make)"; exit 1; }
-done
-for f in /lib/systemd/systemd /usr/bin/dbus-daemon; do
-	[[ -x $f ]] || { echo "not ok 1 - t-quiesce: no $f on the host (the guest's root)"; exit 1; }
-done
-for cmd in ipmi_sim qemu-system-x86_64 jq; do
-	command -v "$cmd" >/dev/null || { echo "not ok 1 - t-quiesce: no $cmd (scripts/setup)"; exit 1; }
-done
+need_built kmod/pcitopo.ko daemon/topod/topod cli/topoctl
+need_host /lib/systemd/systemd /usr/bin/dbus-daemon
+need_cmds ipmi_sim qemu-system-x86_64 jq
 
 dir=$(mktemp -d /tmp/pcitopo-quiesce.XXXXXX)
 # shellcheck disable=SC2317 # called by the EXIT trap

@@ -25,12 +25,8 @@ n=0 failed=0
 # shellcheck source=tests/vm/tap.sh
 source "$here/tap.sh"
 
-for need in kmod/pcitopo.ko daemon/topod/topod cli/topoctl; do
-	[[ -e $need ]] || { echo "not ok 1 - t-topod: $need not built (run make)"; exit 1; }
-done
-for cmd in ipmi_sim qemu-system-x86_64 dbus-daemon; do
-	command -v "$cmd" >/dev/null || { echo "not ok 1 - t-topod: no $cmd (scripts/setup)"; exit 1; }
-done
+need_built kmod/pcitopo.ko daemon/topod/topod cli/topoctl
+need_cmds ipmi_sim qemu-system-x86_64 dbus-daemon
 [[ -x $srv ]] || { echo "not ok 1 - t-topod: no tests/vm/server"; exit 1; }
 
 dir=
