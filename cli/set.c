@@ -214,6 +214,13 @@ int do_set(struct ctx *c, int argc, char **argv)
 				"finishes the switch when it is up again "
 				"(topoctl status)\n", layout);
 			ret = 0;
+		} else if (f.ok && *f.error) {
+			/* the layout is in place; a unit stopped for it is not
+			 * running again: not a failed switch, not a clean one */
+			fprintf(c->out, "%s: done in %.1f s\n", layout,
+				(double)(t1 - t0) / 1e6);
+			fprintf(c->err, "topoctl: %s\n", f.error);
+			ret = 3;
 		} else if (f.ok) {
 			fprintf(c->out, "%s: done in %.1f s\n", layout,
 				(double)(t1 - t0) / 1e6);

@@ -41,8 +41,6 @@
 #include "hw.h"
 #include "units.h"
 
-#define UNIT_STOP_MS	90000
-
 struct run {
 	struct tjob *j;
 	const struct tconfig *cfg;
@@ -60,6 +58,7 @@ struct run {
 	uint64_t t0;
 	enum terr terr;
 	char err[TOPOD_MSG_LEN];
+	char warn[TOPOD_MSG_LEN];	/* units restore could not start */
 	char devs[TPLAN_MAX_GPUS][PCITOPO_ADDR_LEN];
 	unsigned int ndevs;
 	char ports[TJ_MAX_PORTS][PCITOPO_ADDR_LEN];	/* the devs hang from */
@@ -382,8 +381,7 @@ static int do_quiesce(struct run *r)
 		snprintf(r->jr.units[r->jr.nunits++], TJ_UNIT_LEN, "%s",
 			 r->plat->units[i]);
 		journal_save(r);
-		if (units_stop(&r->units, r->plat->units[i], UNIT_STOP_MS, err,
-			       sizeof(err)))
+		if (units_stop(&r->units, r->plat->units[i], err, sizeof(err)))
 			return fail(r, TERR_DEVICE_BUSY, "%s", err);
 		stopped++;
 	}
@@ -531,30 +529,57 @@ static int do_verify(struct run *r, const char *name, enum pcitopo_layout l,
 	return 0;
 }
 
-static int do_restore(struct run *r, const char *name, enum pcitopo_layout l)
+/*
+ * Start again the units quiesce stopped. A switch or a rollback, whose
+ * caller waits for it, waits for each start job to end, so that topoctl set
+ * returns with the GPU services up (or says which are not); at start
+ * (JOB_RECOVER, maybe at boot) the jobs are only queued (units.h says why).
+ * A unit that does not start does not put the hardware back: the layout
+ * is verified by now, and a second reconfiguration would not mend a
+ * service. The phase fails naming the units; r->warn keeps that for the
+ * caller, which commits and reports it.
+ */
+static void do_restore(struct run *r, const char *name, enum pcitopo_layout l)
 {
-	char err[TOPOD_MSG_LEN];
-	unsigned int started = 0;
-	int bad = 0;
+	bool wait = r->j->kind != JOB_RECOVER;
+	unsigned int started = 0, running = 0, bad = 0, n = r->jr.nunits;
+	char err[TOPOD_MSG_LEN], ok[96];
+	size_t w = 0;
 
 	phase(r, name, l);
-	if (r->jr.nunits)
+	r->warn[0] = '\0';
+	if (n)
 		open_units(r);
-	for (unsigned int i = 0; i < r->jr.nunits; i++) {
-		if (units_start(&r->units, r->jr.units[i], err, sizeof(err))) {
+	for (unsigned int i = 0; i < n; i++) {
+		bool was_active;
+
+		if (units_start(&r->units, r->jr.units[i], wait, &was_active,
+				err, sizeof(err))) {
 			tlog(LOG_ERR, "%s", err);
+			if (w < sizeof(r->warn))
+				w += (size_t)snprintf(r->warn + w,
+						      sizeof(r->warn) - w,
+						      "%s%s", bad ? "; " : "",
+						      err);
 			bad++;
+		} else if (was_active) {
+			running++;
 		} else {
 			started++;
 		}
 	}
-	if (bad)
-		return fail(r, TERR_INTERNAL, "%d unit(s) did not start: %s",
-			    bad, err);
 	r->jr.nunits = 0;
 	journal_save(r);
-	post_phase(r, "done", "%u unit(s) started", started);
-	return 0;
+	snprintf(ok, sizeof(ok), "%u unit(s) %s", started,
+		 wait ? "started" : "start queued");
+	if (running)
+		snprintf(ok + strlen(ok), sizeof(ok) - strlen(ok),
+			 ", %u already running", running);
+	if (bad)
+		post_phase(r, "failed", "%s; %u did not start: %s", ok, bad,
+			   r->warn);
+	else
+		post_phase(r, "done", "%s", ok);
 }
 
 /* Back to r->from after a failure (r->err says why). */
@@ -603,9 +628,12 @@ static void rollback(struct run *r, const char *why_prefix)
 		if (hw_reprobe(r->hw, r->devs[i], err, sizeof(err)))
 			tlog(LOG_NOTICE, "rollback: %s", err);
 	if (do_reenumerate(r, "rollback-reenumerate", l, &after) ||
-	    do_verify(r, "rollback-verify", l, &after, false) ||
-	    do_restore(r, "rollback-restore", l))
+	    do_verify(r, "rollback-verify", l, &after, false))
 		goto failed;
+	do_restore(r, "rollback-restore", l);
+	if (*r->warn)
+		snprintf(first + strlen(first), sizeof(first) - strlen(first),
+			 "; rolled back to %s, but %.200s", lname(l), r->warn);
 	commit(r, l, first);
 	r->terr = first_e;
 	tcopy(r->err, sizeof(r->err), first);
@@ -639,12 +667,20 @@ failed:
 
 /* --- jobs -------------------------------------------------------------- */
 
+/* Commit r->to. Units restore could not start (r->warn) are no reason to
+ * undo a verified layout: they are the commit's LastError and Finished's
+ * error, with ok true. */
 static void finish_ok(struct run *r, const char *msg)
 {
+	char warn[TOPOD_MSG_LEN + 32] = "";
+
+	if (*r->warn)
+		snprintf(warn, sizeof(warn), "switched to %s, but %s",
+			 lname(r->to), r->warn);
 	phase(r, "commit", r->to);
-	commit(r, r->to, "");
+	commit(r, r->to, warn);
 	post_phase(r, "done", "%s", msg);
-	post_finish(r, r->to, true, TS_IDLE, "");
+	post_finish(r, r->to, true, TS_IDLE, warn);
 }
 
 static void switch_online(struct run *r)
@@ -653,11 +689,11 @@ static void switch_online(struct run *r)
 
 	if (do_quiesce(r) || do_detach(r) || do_bmc(r, "bmc", r->to, true) ||
 	    do_reenumerate(r, "reenumerate", r->to, &after) ||
-	    do_verify(r, "verify", r->to, &after, true) ||
-	    do_restore(r, "restore", r->to)) {
+	    do_verify(r, "verify", r->to, &after, true)) {
 		rollback(r, "");
 		return;
 	}
+	do_restore(r, "restore", r->to);
 	finish_ok(r, "committed");
 }
 
@@ -680,7 +716,7 @@ static void power_cycle(struct run *r)
 	return;
 undo:
 	/* the layout stays pending; restart what we stopped */
-	(void)do_restore(r, "restore", r->to);
+	do_restore(r, "restore", r->to);
 	post_finish(r, r->to, false, TS_AWAITING_POWER_CYCLE, r->err);
 }
 
@@ -851,7 +887,7 @@ static void recover_power_cycle(struct run *r)
 		/* no power cycle yet: still pending */
 		post_phase(r, "done", "%s still pending: no power cycle yet",
 			   lname(r->to));
-		(void)do_restore(r, "restore", r->to);
+		do_restore(r, "restore", r->to);
 		post_state(r, TS_AWAITING_POWER_CYCLE, r->to);
 		return;
 	}
@@ -865,7 +901,7 @@ static void recover_power_cycle(struct run *r)
 	r->before = after;
 	if (do_verify(r, "verify", r->to, &after, false))
 		goto failed;
-	(void)do_restore(r, "restore", r->to);
+	do_restore(r, "restore", r->to);
 	finish_ok(r, "committed after the power cycle");
 	return;
 failed:
@@ -911,11 +947,11 @@ static void recover_interrupted(struct run *r)
 			   "the switch to %s", lname(r->to));
 		if (hw_snapshot(r->hw, &r->before, err, sizeof(err)) ||
 		    do_reenumerate(r, "reenumerate", r->to, &after) ||
-		    do_verify(r, "verify", r->to, &after, false) ||
-		    do_restore(r, "restore", r->to)) {
+		    do_verify(r, "verify", r->to, &after, false)) {
 			rollback(r, "interrupted switch could not be finished: ");
 			return;
 		}
+		do_restore(r, "restore", r->to);
 		finish_ok(r, "committed (recovered)");
 		return;
 	}

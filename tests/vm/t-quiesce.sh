@@ -12,18 +12,24 @@
 # (tests/vm/guest/quiesce-switch.sh). From balance, in one boot:
 #   A. a BMC failure (pcitopo_fail_next): rollback to balance; the GPU
 #      service stopped before any GPU was detached, started again after
-#      they came back, in balance; exactly one stop and one start; a unit
-#      that someone was stopping (deactivating) when the switch began has
-#      exited before any GPU was detached;
+#      they came back, in balance, and running when topoctl returns;
+#      exactly one stop and one start; a unit that someone was stopping
+#      (deactivating) when the switch began has exited before any GPU was
+#      detached;
 #   B. a unit that refuses to stop (dcgm, RefuseManualStop=yes): the switch
 #      fails in quiesce naming the unit, rolls back without touching a GPU
-#      or the BMC; the unit stopped before it is started again;
-#   C. the switch to cascade: the GPU service stopped before any GPU was
-#      detached, started again in cascade, once each;
+#      or the BMC; the unit stopped before it is started again, the one
+#      that refused counted as already running;
+#   C. the switch to cascade, with a second GPU service that cannot start
+#      again (its ExecStartPre fails): the GPU service stopped before any
+#      GPU was detached, started again in cascade (running when topoctl
+#      returns), once each; the other one's failed start job fails the
+#      restore phase but does not undo the switch: committed, topoctl exits
+#      3 naming the unit, LastError too;
 #   D. from cascade, a BMC failure with the GPU service masked while it runs
-#      (it stops, it cannot start): the rollback fails in rollback-restore,
-#      State failed naming the unit, no GPU left detached, the journal kept
-#      (Documentation/topod.md: "If the rollback fails too").
+#      (it stops, it cannot start): the rollback puts the hardware back
+#      (no GPU left detached, the journal removed: nothing left to redo),
+#      rollback-restore fails naming the unit, State idle, LastError both.
 # One real move (C; in A, B and D nothing moves): QEMU 7.2 aborts ("RAMBlock
 # .../bochs-display-vram already registered") when a MUX move adds a
 # stand-in GPU on a port that had one earlier in the same run (balance ->
@@ -78,6 +84,8 @@ mev() {
 	sed -n 's/^mon=\([0-9.]*\) \(.*\)$/{"t":"\1","e":\2}/p' <<<"$out" |
 		jq -r 'select(.e.device.kind == "gpu") | "\(.t) \(.e.event) \(.e.generation)"' 2>/dev/null
 }
+# ret UNIT: UNIT's ActiveState when topoctl set returned
+ret() { sed -n "s/^ret=$1 //p" <<<"$out" | head -n 1; }
 # lt A B: A < B (decimal numbers)
 lt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 < b + 0) }'; }
 # at_rest UNIT: wait until UNIT's log ends with a start line (its start done)
@@ -179,6 +187,9 @@ eq "$(jq -r '"\(.layout) \(.state)"' <<<"$st" 2>/dev/null) | $(kv module | cut -
 	"balance idle | balance 8 | 4 device-add 4 device-del " \
 	"BMC failure: back in balance with 8 GPUs; the 4 moving GPUs were detached and came back" "$(grep '^mon=' <<<"$out" | cut -c1-160)"
 restarted "BMC failure" balance "$inv0"
+eq "$(ret "$P") $(ret "$F")" "active active" \
+	"BMC failure: topoctl set returned with $P and $F running again (topod waits for their start jobs; $P's start takes 1 s)" \
+	"$(grep '^ret=\|^set=  rollback-restore' <<<"$out")"
 inv1=$(unitp "$P" InvocationID)
 recf=$(new "$F" "$nF" | grep -m1 ' event=stop ') || recf=
 tap "$([[ $(kv being_stopped) == deactivating && $(grep -m1 '^set=  quiesce' <<<"$out") == *"2 unit(s) stopped"* ]] && echo 1 || echo 0)" \
@@ -217,24 +228,38 @@ eq "$(events "$P" "$nP") | $(view "$(grep -m1 ' event=stop ' <<<"$recs")") | $(v
 	"refusal: $P (stopped before $D refused) started again, in balance; once each" "$recs"
 eq "$(unitp "$P" ActiveState) $(unitp "$P" NRestarts) $([[ $(unitp "$P" InvocationID) != "$inv1" ]] && echo new-invocation)" \
 	"active 0 new-invocation" "refusal: $P active again, no automatic restart"
+eq "$(grep -m1 '^set=  rollback-restore' <<<"$out" | sed 's/.*  //')" "1 unit(s) started, 1 already running" \
+	"refusal: rollback-restore started $P and counts $D, which never stopped, as already running" \
+	"$(grep '^set=  rollback-restore' <<<"$out")"
 
-# --- C. the switch to cascade --------------------------------------------
-echo "# C. switch to cascade"
+# --- C. the switch to cascade; a second GPU service cannot start again ---
+echo "# C. switch to cascade, $F's next start fails"
 grun bash -c "systemctl kill $D; for _ in \$(seq 50); do
-	systemctl is-active --quiet $D || break; sleep 0.2; done" >/dev/null 2>&1 || true
+	systemctl is-active --quiet $D || break; sleep 0.2; done
+	systemctl start $F && touch /run/gpu-standin/$F.fail-start" >/dev/null 2>&1 || true
+at_rest "$F" >/dev/null 2>&1 || true
 inv2=$(grun systemctl show -p InvocationID --value "$P" 2>/dev/null) || inv2=
-nP=$(lines "$P")
+nP=$(lines "$P") nF=$(lines "$F")
 switch cascade
 st=$(kv status)
 eq "$(kv rc) | $(phases) | $(grep -m1 '^set=  quiesce' <<<"$out" | sed 's/.*  //; s/[0-9]* driver(s)/N driver(s)/')" \
-	"0 | preflight:done quiesce:done detach:done bmc:done reenumerate:done verify:done restore:done commit:done | 1 unit(s) stopped, N driver(s) unbound" \
-	"switch: topoctl set cascade exits 0, every phase done in order, quiesce stopped one unit" "$out"
-eq "$(jq -r '"\(.layout) \(.state) \(.last_error)"' <<<"$st" 2>/dev/null) | $(kv module | cut -d' ' -f1,2) | $(mev | awk '{print $2}' | sort | uniq -c | awk '{printf "%s %s ", $1, $2}')" \
-	"cascade idle null | cascade 8 | 4 device-add 4 device-del " \
-	"switch: cascade with 8 GPUs; the 4 moving GPUs left and came back" "$(grep '^mon=' <<<"$out" | cut -c1-160)"
+	"3 | preflight:done quiesce:done detach:done bmc:done reenumerate:done verify:done restore:failed commit:done | 2 unit(s) stopped, N driver(s) unbound" \
+	"switch: topoctl set cascade exits 3; restore fails ($F), yet no rollback: committed; quiesce stopped two units" "$out"
+tap "$([[ $(grep -m1 '^set=topoctl: ' <<<"$out") == *"switched to cascade, but $F did not start: job failed, exit-code"* &&
+	$(grep -m1 '^set=  restore' <<<"$out") == *"1 unit(s) started; 1 did not start: $F"* ]] && echo 1 || echo 0)" \
+	"switch: topoctl and the restore phase name $F, its job's result (failed) and the unit's (exit-code)" \
+	"$(grep '^set=' <<<"$out" | tail -n 4)"
+eq "$(jq -r '"\(.layout) \(.state)"' <<<"$st" 2>/dev/null) $([[ $(jq -r .last_error <<<"$st") == *"$F did not start"* ]] && echo names-unit) | $(kv module | cut -d' ' -f1,2) | $(mev | awk '{print $2}' | sort | uniq -c | awk '{printf "%s %s ", $1, $2}') | $([[ -e $dir/out/topod-state/job ]] && echo journal-kept)" \
+	"cascade idle names-unit | cascade 8 | 4 device-add 4 device-del  | " \
+	"switch: cascade with 8 GPUs, committed (no journal left); LastError names $F; the 4 moving GPUs left and came back" "$st
+$(grep '^mon=' <<<"$out" | cut -c1-160)"
 restarted switch cascade "$inv2"
+eq "$(ret "$P") | $(events "$F" "$nF") | $(unitp "$F" ActiveState)" "active | stop | failed" \
+	"switch: topoctl set returned with $P running; $F stopped once, never started, failed" \
+	"$(grep '^ret=' <<<"$out"); $(new "$F" "$nF")"
+grun rm -f "/run/gpu-standin/$F.fail-start" >/dev/null 2>&1 || true
 
-# --- D. the unit cannot be started again: the rollback fails ------------
+# --- D. the unit cannot be started again after a rollback ---------------
 echo "# D. BMC failure with $P masked while it runs: its restart fails"
 grun systemctl mask "$P" >/dev/null 2>&1 || true
 nP=$(lines "$P")
@@ -243,14 +268,13 @@ switch common
 st=$(kv status)
 eq "$(kv rc) | $(phases)" \
 	"1 | preflight:done quiesce:done detach:done bmc:failed rollback-bmc:done rollback-reenumerate:done rollback-verify:done rollback-restore:failed" \
-	"masked: the BMC fails the job, the rollback fails in rollback-restore" "$out"
-tap "$([[ $(jq -r .state <<<"$st") == failed && $(jq -r .last_error <<<"$st") == *"BMC job"*"rollback to cascade failed"*"StartUnit $P"*masked* ]] && echo 1 || echo 0)" \
-	"masked: State failed; LastError has both errors and names $P" "$st"
+	"masked: the BMC fails the job; the rollback's hardware phases are done, rollback-restore fails" "$out"
+tap "$([[ $(jq -r '"\(.layout) \(.state)"' <<<"$st") == "cascade idle" && $(jq -r .last_error <<<"$st") == *"BMC job"*"rolled back to cascade, but StartUnit $P"*masked* ]] && echo 1 || echo 0)" \
+	"masked: back in cascade, State idle; LastError has the BMC's error and names $P, masked" "$st"
 eq "$(kv module | cut -d' ' -f1,2) | $(mev | awk '{print $2}' | sort | uniq -c | awk '{printf "%s %s ", $1, $2}')" \
 	"cascade 8 | 4 device-add 4 device-del " "masked: no GPU stays detached (cascade, 8 GPUs)" "$(grep '^mon=' <<<"$out" | cut -c1-160)"
 job=$(cat "$dir/out/topod-state/job" 2>/dev/null) || job=
-eq "$(sed -n 's/^state=//p; s/^units=//p' <<<"$job" | tr '\n' ' ')" "rolling-back $P " \
-	"masked: topod keeps its journal (rolling back, $P to start) for its next start" "$job"
+eq "$job" "" "masked: no journal left: the hardware is back, a restart of topod has nothing to redo" "$job"
 eq "$(events "$P" "$nP") $(unitp "$P" ActiveState)" "stop inactive" "masked: $P stopped once, not started" "$(new "$P" "$nP")"
 stopped_first "masked: $P stopped before any GPU was detached" "$(new "$P" "$nP" | grep -m1 ' event=stop ')" cascade
 

@@ -15,6 +15,7 @@
 #   t_set=EPOCH       just before topoctl set
 #   being_stopped=STATE  UNIT_BEING_STOPPED's ActiveState before topoctl set
 #   rc=N              topoctl's exit status
+#   ret=UNIT STATE    each stand-in unit's ActiveState when topoctl returned
 #   set=LINE          topoctl's output (stdout and stderr), one per line
 #   mon=EPOCH JSON    the module's events
 #   module=LAYOUT GPUS GEN   after the switch
@@ -64,6 +65,9 @@ fi
 echo "t_set=$EPOCHREALTIME"
 topoctl set "$to" >"$tmp/set" 2>&1
 echo "rc=$?"
+for u in "${units[@]}"; do
+	echo "ret=$u $(systemctl show -p ActiveState --value "$u")"
+done
 sed 's/^/set=/' "$tmp/set"
 
 # the units topod started again: wait for their start lines
