@@ -51,17 +51,20 @@ bool model_opt(struct ctx *c, int argc, char **argv, int *i,
 int model_params(struct ctx *c, const struct model_opts *m,
 		 struct ptm_params *p)
 {
-	const char *config = m->config;
+	const char *config = m->config ? m->config : PTM_CONF_DEFAULT;
 	char err[320];
 	int i, r;
 
 	ptm_params_default(p);
-	r = ptm_params_load(p, config ? config : PTM_CONF_DEFAULT, err,
-			    sizeof(err));
-	if (r == -ENOENT && !config)
+	r = ptm_params_load(p, config, err, sizeof(err));
+	if (r == -ENOENT && !m->config)
 		r = 0;
 	if (r == -EINVAL) {
 		fprintf(c->err, "topoctl: %s\n", err);
+		return 1;
+	}
+	if (r == -ELIBACC || r == -ELIBBAD) {
+		fprintf(c->err, "topoctl: reading %s needs %s\n", config, err);
 		return 1;
 	}
 	if (r) {

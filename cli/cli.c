@@ -221,6 +221,11 @@ static int load_sysfs(struct ctx *c, struct pt_topology *t)
 			pt_sysfs_last_error());
 		return 1;
 	}
+	if (r == -ELIBACC || r == -ELIBBAD) {
+		fprintf(c->err, "topoctl: --source sysfs needs %s\n",
+			pt_sysfs_last_error());
+		return 1;
+	}
 	if (r) {
 		fprintf(c->err, "topoctl: reading %s: %s\n", c->sysfs,
 			pt_sysfs_last_error()[0] ? pt_sysfs_last_error() :

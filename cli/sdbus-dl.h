@@ -8,9 +8,10 @@
  * start: about 35 ms of a 120 ms start in the TCG guest, more than all
  * other libraries together. So topoctl does not link libsystemd: set.c and
  * status.c call sd_bus_* by their usual names, and this header turns those
- * names into pointers that sdbus_dl_open() fills with dlsym(). A function
- * used there but missing from SDBUS_DL_SYMBOLS fails the link (an
- * undefined sd_bus_* symbol), never the run.
+ * names into pointers that sdbus_dl_open() fills through lib/dl.h (its
+ * pattern, with the pointers declared here, not static, as two files call
+ * them). A function used there but missing from SDBUS_DL_SYMBOLS fails the
+ * link (an undefined sd_bus_* symbol), never the run.
  */
 #ifndef PCITOPO_CLI_SDBUS_DL_H
 #define PCITOPO_CLI_SDBUS_DL_H
@@ -44,9 +45,10 @@ SDBUS_DL_SYMBOLS(SDBUS_DL_DECLARE)
 #undef SDBUS_DL_DECLARE
 
 /*
- * Load libsystemd and resolve every symbol; idempotent. 0, or -ENOENT when
- * the library cannot be loaded and -ELIBBAD when a symbol is missing, with
- * the loader's words in err.
+ * Load libsystemd and resolve every symbol (pt_dl_open(), lib/dl.h);
+ * idempotent. 0, or -ELIBACC when the library cannot be loaded and -ELIBBAD
+ * when a symbol is missing, with "libsystemd.so.0 (package libsystemd0):
+ * why" in err.
  */
 int sdbus_dl_open(char *err, size_t len);
 

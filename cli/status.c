@@ -18,9 +18,8 @@ int topod_connect(struct ctx *c, sd_bus **bus)
 
 	r = sdbus_dl_open(why, sizeof(why));
 	if (r < 0) {
-		fprintf(c->err, "topoctl: cannot load %s: %s\n"
-			"topoctl talks to topod over D-Bus through it "
-			"(install libsystemd0)\n", SDBUS_DL_SONAME, why);
+		fprintf(c->err, "topoctl: cannot load %s\n"
+			"topoctl talks to topod over D-Bus through it\n", why);
 		return 1;
 	}
 	r = sd_bus_open_system(bus);

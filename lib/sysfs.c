@@ -7,6 +7,9 @@
  *
  * libpci's error callback must not return; it longjmp()s back here, and
  * ordinary failures (a missing tree) are checked before libpci is asked.
+ *
+ * libpci (with libz and libudev behind it) is loaded by pt_sysfs_load()
+ * only (dl.h): topoctl's other commands, the module's, start without it.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -24,8 +27,30 @@
 
 #include <pci/pci.h>
 
+#include "dl.h"
 #include "ptc.h"
 #include "sysfs.h"
+
+#define LIBPCI_SYMBOLS(X)						\
+	X(pci_alloc) X(pci_init) X(pci_cleanup) X(pci_scan_bus)		\
+	X(pci_set_param) X(pci_fill_info) X(pci_setup_cache)		\
+	X(pci_find_cap) X(pci_read_byte) X(pci_read_word)		\
+	X(pci_read_long) X(pci_read_block)
+LIBPCI_SYMBOLS(PT_DL_DEFINE)
+static const struct pt_dl_sym libpci_syms[] = { LIBPCI_SYMBOLS(PT_DL_ENTRY) };
+static struct pt_dl libpci = PT_DL_INIT("libpci.so.3", "libpci3", libpci_syms);
+#define pci_alloc	sym_pci_alloc
+#define pci_init	sym_pci_init
+#define pci_cleanup	sym_pci_cleanup
+#define pci_scan_bus	sym_pci_scan_bus
+#define pci_set_param	sym_pci_set_param
+#define pci_fill_info	sym_pci_fill_info
+#define pci_setup_cache	sym_pci_setup_cache
+#define pci_find_cap	sym_pci_find_cap
+#define pci_read_byte	sym_pci_read_byte
+#define pci_read_word	sym_pci_read_word
+#define pci_read_long	sym_pci_read_long
+#define pci_read_block	sym_pci_read_block
 
 /* PCIe capability registers (include/uapi/linux/pci_regs.h) */
 #define EXP_FLAGS		0x02
@@ -779,6 +804,9 @@ int pt_sysfs_load(struct pt_sysfs_opts *o, struct pt_topology *t)
 		set_err("%s: %s", devs, strerror(errno));
 		return r;
 	}
+	r = pt_dl_open(&libpci, last_err, sizeof(last_err));
+	if (r)
+		return r;
 	ls = calloc(1, sizeof(*ls));
 	if (ls)
 		ls->acc = pci_alloc();

@@ -5,7 +5,8 @@
  * enforced module signatures, a kernel without headers, a container).
  *
  * Devices are enumerated and their config space read through libpci (its
- * linux-sysfs method, pointed at ROOT/bus/pci); the parent of a device is the
+ * linux-sysfs method, pointed at ROOT/bus/pci; loaded at the first
+ * pt_sysfs_load(), not linked: see dl.h); the parent of a device is the
  * directory above the realpath of ROOT/bus/pci/devices/ADDR, its NUMA node
  * the numa_node file. The nodes are filled exactly as kmod/pcitopo_walk.c
  * fills them (every bridge; every GPU, NIC and NVMe endpoint by class code or
@@ -47,6 +48,8 @@ struct pt_sysfs_opts {
  *   -ENOENT  ROOT/bus/pci/devices does not exist
  *   -EINVAL  the tree is inconsistent (the core rejected it)
  *   -EIO     libpci failed (message in pt_sysfs_last_error())
+ *   -ELIBACC libpci.so.3 does not load, -ELIBBAD it lacks a function (the
+ *            message names the library and its package)
  */
 int pt_sysfs_load(struct pt_sysfs_opts *o, struct pt_topology *t);
 

@@ -9,13 +9,36 @@
  * Only the keys of params.c, each an int or a float. Kept apart from the
  * platform files (daemon/platform) so that their strict parser, which
  * refuses unknown keys, stays as it is.
+ *
+ * libconfig is loaded when a file is there to read (lib/dl.h), so topoctl
+ * starts without it and `advise` needs it only on a machine with overrides.
  */
 #include <errno.h>
 #include <stdio.h>
 
 #include <libconfig.h>
 
+#include "dl.h"
 #include "ptm.h"
+
+/* The rest of what conf.c uses (config_setting_type...) are macros. */
+#define LIBCONFIG_SYMBOLS(X)						\
+	X(config_init) X(config_read) X(config_destroy)			\
+	X(config_setting_length) X(config_setting_get_elem)		\
+	X(config_setting_get_int64) X(config_setting_get_float)
+LIBCONFIG_SYMBOLS(PT_DL_DEFINE)
+static const struct pt_dl_sym libconfig_syms[] = {
+	LIBCONFIG_SYMBOLS(PT_DL_ENTRY)
+};
+static struct pt_dl libconfig = PT_DL_INIT("libconfig.so.9", "libconfig9",
+					   libconfig_syms);
+#define config_init			sym_config_init
+#define config_read			sym_config_read
+#define config_destroy			sym_config_destroy
+#define config_setting_length		sym_config_setting_length
+#define config_setting_get_elem		sym_config_setting_get_elem
+#define config_setting_get_int64	sym_config_setting_get_int64
+#define config_setting_get_float	sym_config_setting_get_float
 
 int ptm_params_load(struct ptm_params *p, const char *path, char *err,
 		    size_t errlen)
@@ -30,6 +53,11 @@ int ptm_params_load(struct ptm_params *p, const char *path, char *err,
 	if (!f) {
 		r = -errno;
 		snprintf(err, errlen, "%s: cannot read", path);
+		return r;
+	}
+	r = pt_dl_open(&libconfig, err, errlen);
+	if (r) {
+		fclose(f);
 		return r;
 	}
 	config_init(&cf);

@@ -77,7 +77,9 @@ int ptm_param_set_value(struct ptm_params *p, enum ptm_param_id id, double v);
  * Read overrides from a libconfig file: `upi_mbs = 10000;` per key (int or
  * float). -ENOENT if absent (not an error for the default path), -EINVAL with
  * "file:line: reason" in err for a syntax error, an unknown key or a bad
- * value; nothing is changed then.
+ * value; nothing is changed then. libconfig is loaded only for a file that
+ * exists: -ELIBACC or -ELIBBAD when it cannot be (err names the library and
+ * its package; lib/dl.h).
  */
 int ptm_params_load(struct ptm_params *p, const char *path, char *err,
 		    size_t errlen);
