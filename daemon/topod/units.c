@@ -40,29 +40,44 @@ void units_close(struct units *u)
 	u->bus = sd_bus_flush_close_unref(u->bus);
 }
 
-static int active_state(struct units *u, const char *name, char *out,
-			size_t len)
+/* The unit's object path, to free(); -ENOENT when systemd has no such unit
+ * loaded (GetUnit's NoSuchUnit: for us, a unit at rest). */
+static int unit_path(struct units *u, const char *name, char **path)
 {
 	sd_bus_message *reply = NULL;
 	sd_bus_error e = SD_BUS_ERROR_NULL;
-	const char *path;
-	char *state = NULL;
+	const char *p;
 	int r;
 
+	*path = NULL;
 	r = sd_bus_call_method(u->bus, SD_DEST, SD_PATH, SD_MGR, "GetUnit", &e,
 			       &reply, "s", name);
-	if (r < 0) {
-		bool none = sd_bus_error_has_name(&e,
-				"org.freedesktop.systemd1.NoSuchUnit");
-
-		sd_bus_error_free(&e);
-		if (none) {
-			snprintf(out, len, "inactive");
-			return 0;
-		}
-		return r;
+	if (r < 0 && sd_bus_error_has_name(&e,
+					   "org.freedesktop.systemd1.NoSuchUnit"))
+		r = -ENOENT;
+	if (r >= 0)
+		r = sd_bus_message_read(reply, "o", &p);
+	if (r >= 0) {
+		*path = strdup(p);
+		r = *path ? 0 : -ENOMEM;
 	}
-	r = sd_bus_message_read(reply, "o", &path);
+	sd_bus_message_unref(reply);
+	sd_bus_error_free(&e);
+	return r;
+}
+
+static int active_state(struct units *u, const char *name, char *out,
+			size_t len)
+{
+	sd_bus_error e = SD_BUS_ERROR_NULL;
+	char *path, *state = NULL;
+	int r;
+
+	r = unit_path(u, name, &path);
+	if (r == -ENOENT) {
+		snprintf(out, len, "inactive");
+		return 0;
+	}
 	if (r >= 0)
 		r = sd_bus_get_property_string(u->bus, SD_DEST, path,
 					       "org.freedesktop.systemd1.Unit",
@@ -70,7 +85,7 @@ static int active_state(struct units *u, const char *name, char *out,
 	if (r >= 0)
 		snprintf(out, len, "%s", state);
 	free(state);
-	sd_bus_message_unref(reply);
+	free(path);
 	sd_bus_error_free(&e);
 	return r < 0 ? r : 0;
 }
@@ -105,21 +120,17 @@ int units_is_active(struct units *u, const char *name, bool *active)
 static unsigned int wait_ms(struct units *u, const char *name,
 			    const char *prop, unsigned int n)
 {
-	sd_bus_message *reply = NULL;
 	sd_bus_error e = SD_BUS_ERROR_NULL;
-	const char *path;
 	uint64_t usec = 0, ms;
+	char *path;
 	int r;
 
-	r = sd_bus_call_method(u->bus, SD_DEST, SD_PATH, SD_MGR, "GetUnit", &e,
-			       &reply, "s", name);
-	if (r >= 0)
-		r = sd_bus_message_read(reply, "o", &path);
+	r = unit_path(u, name, &path);
 	if (r >= 0)
 		r = sd_bus_get_property_trivial(u->bus, SD_DEST, path,
 						"org.freedesktop.systemd1.Service",
 						prop, &e, 't', &usec);
-	sd_bus_message_unref(reply);
+	free(path);
 	sd_bus_error_free(&e);
 	if (r < 0 || !usec)
 		usec = UNITS_DEFAULT_TIMEOUT_MS * 1000ull;
@@ -187,22 +198,18 @@ static int on_job_removed(sd_bus_message *m, void *userdata, sd_bus_error *e)
 static void unit_result(struct units *u, const char *name, char *out,
 			size_t len)
 {
-	sd_bus_message *reply = NULL;
 	sd_bus_error e = SD_BUS_ERROR_NULL;
-	const char *path;
-	char *res = NULL;
+	char *path, *res = NULL;
 
 	*out = '\0';
-	if (sd_bus_call_method(u->bus, SD_DEST, SD_PATH, SD_MGR, "GetUnit", &e,
-			       &reply, "s", name) >= 0 &&
-	    sd_bus_message_read(reply, "o", &path) >= 0 &&
+	if (unit_path(u, name, &path) >= 0 &&
 	    sd_bus_get_property_string(u->bus, SD_DEST, path,
 				       "org.freedesktop.systemd1.Service",
 				       "Result", &e, &res) >= 0 && res &&
 	    strcmp(res, "success"))
 		snprintf(out, len, ", %s", res);
 	free(res);
-	sd_bus_message_unref(reply);
+	free(path);
 	sd_bus_error_free(&e);
 }
 
