@@ -8,7 +8,10 @@
 #     group pcitopo (polkit, the shipped rule; nobody else is refused);
 #     every phase; the module sees cascade with 8 GPUs; Status() agrees;
 #     bochs-drm (the stand-ins' DRM driver) bound: GPU4's /dev/dri node
-#     held open is refused and named; quiesce unbinds the moving GPUs;
+#     held open is refused and named; the NVIDIA driver's device node
+#     of a moving GPU held open is named by the dry run (its /proc file
+#     and node faked: no NVIDIA driver here); quiesce unbinds the moving
+#     GPUs;
 #     a GPU's config space held open: refused (DeviceBusy);
 #   - switch firmware: `topoctl set cascade --power-cycle` from balance; the
 #     BMC power cycles the host; in the new guest topod finishes the job
@@ -94,6 +97,29 @@ if start mux balance && up emulated-mux; then
 		echo 1 || echo 0)" \
 		"mux: GPU4's DRM node held open (bochs-drm bound): refused, the node named" "$out"
 	eq "$(view)" "balance 8" "mux: and nothing moved"
+	# the NVIDIA driver's node: topod reads a GPU's minor from the driver's
+	# /proc/driver/nvidia/gpus/ADDR/information and looks for /dev/nvidiaN
+	# in /proc/PID/fd. No NVIDIA driver runs here, so a tmpfs over
+	# /proc/driver holds that file (minor 2 for GPU5: the node's number is
+	# the driver's, not the GPU's index) and /dev/nvidia2 is a plain file.
+	out=$(grun bash -c 'a=$(for d in /sys/bus/pci/devices/*; do
+			[[ $(<"$d/class") == 0x0380* ]] && basename "$d"; done | sort | sed -n 6p)
+		mount -t tmpfs nvidia-standin /proc/driver || exit 3
+		mkdir -p "/proc/driver/nvidia/gpus/$a"
+		printf "Model: \t stand-in\nIRQ:  \t 0\nDevice Minor: \t 2\n" \
+			>"/proc/driver/nvidia/gpus/$a/information"
+		: >/dev/nvidia2
+		sleep 300 </dev/nvidia2 & holder=$!
+		cli/topoctl set cascade --dry-run; echo "dry-run exit $?"
+		echo "holder pid $holder gpu $a"
+		kill $holder; rm -f /dev/nvidia2; umount /proc/driver' 2>&1) || true
+	pid=$(sed -n 's/^holder pid \([0-9]*\) .*/\1/p' <<<"$out")
+	a5=$(sed -n 's/^holder pid .* gpu //p' <<<"$out")
+	tap "$([[ -n $pid && -n $a5 && $out == *"dry-run exit 1"* &&
+		$out == *"Holders:     pid $pid (sleep) holds /dev/nvidia2"* &&
+		$out == *"Verdict:     would be refused (DeviceBusy): GPU $a5 is in use: pid $pid (sleep) holds /dev/nvidia2"* ]] &&
+		echo 1 || echo 0)" \
+		"mux: set --dry-run with GPU5's NVIDIA node held (driver's /proc file faked, minor 2): refused, /dev/nvidia2 and the holder named" "$out"
 	drivers() {
 		grun bash -c 'for d in /sys/bus/pci/devices/*; do
 			[[ $(<"$d/class") == 0x0380* ]] || continue
