@@ -162,6 +162,16 @@ void pt_ipmi_creds_wipe(struct pt_ipmi_creds *creds);
  * err names the file and its mode or owner.
  * -ENOENT: no such file; -EINVAL: "file:line: reason".
  */
+/*
+ * Whether libOpenIPMI can speak RMCP+ cipher suite suite (-1: the default,
+ * 3): 0, or -EINVAL (no such suite) / -EPROTONOSUPPORT (SHA-256 or xRC4
+ * suites) with the reason and what to use instead in msg. Checked when a
+ * session opens, and by whoever reads a configuration (topod.conf).
+ */
+int pt_ipmi_check_cipher(int suite, char *msg, size_t len);
+/* the longest BMC host name or address pt_ipmi_open_lan() takes */
+#define PT_IPMI_HOST_MAX	63
+
 #define PT_IPMI_CREDS_DEFAULT	"/etc/pcitopo/bmc.conf"
 int pt_ipmi_creds_load(const char *path, struct pt_ipmi_creds *creds,
 		       char *err, size_t errlen);

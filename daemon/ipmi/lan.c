@@ -58,7 +58,7 @@ struct pt_lan {
 	int con_err;			/* libOpenIPMI error of LAN_FAILED */
 	int closed;			/* close_connection_done() reported */
 	int setup_done;			/* left LAN_CONNECTING */
-	char host[64];
+	char host[PT_IPMI_HOST_MAX + 1];
 	char port[8];
 	int suite;
 	struct pt_ipmi_creds creds;
@@ -511,8 +511,10 @@ static const struct pt_ipmi_ops lan_ops = {
 	.close = lan_close,
 };
 
-static int lan_check_suite(int suite, char *msg, size_t len)
+int pt_ipmi_check_cipher(int suite, char *msg, size_t len)
 {
+	if (suite < 0)
+		suite = PT_IPMI_DEFAULT_CIPHER_SUITE;
 	if (suite < 0 || suite > 19) {
 		snprintf(msg, len, "cipher suite %d does not exist (IPMI 2.0 "
 			 "defines 0-19)", suite);
@@ -570,7 +572,7 @@ int pt_ipmi_open_lan(struct pt_ipmi **out, const char *host,
 	ipmi->ops = &lan_ops;
 	pt_ipmi_init_common(ipmi, name, opts);
 
-	ret = lan_check_suite(cipher_suite, msg, sizeof(msg));
+	ret = pt_ipmi_check_cipher(cipher_suite, msg, sizeof(msg));
 	if (ret)
 		goto fail;
 	/* libOpenIPMI is loaded now, not linked: see openipmi-dl.h */

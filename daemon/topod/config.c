@@ -44,17 +44,93 @@ static int copy_str(config_t *cf, const char *key, char *dst, size_t cap,
 	return 0;
 }
 
+/* A key of the wrong type is an error naming it, never a silent default
+ * (check_dmi = 1 would otherwise leave the check on, port = "623" the
+ * port at its default). */
+static config_setting_t *typed(config_t *cf, const char *key, int type,
+			       const char *what, char *err, size_t len,
+			       const char *path, int *r)
+{
+	config_setting_t *s = config_lookup(cf, key);
+
+	*r = 0;
+	if (s && config_setting_type(s) != type) {
+		snprintf(err, len, "%s:%d: %s: not %s", path,
+			 config_setting_source_line(s), key, what);
+		*r = -EINVAL;
+		return NULL;
+	}
+	return s;
+}
+
+static int get_int(config_t *cf, const char *key, int lo, int hi, int *v,
+		   char *err, size_t len, const char *path)
+{
+	config_setting_t *s;
+	int r;
+
+	s = typed(cf, key, CONFIG_TYPE_INT, "an integer", err, len, path, &r);
+	if (!s)
+		return r;
+	*v = config_setting_get_int(s);
+	if (*v < lo || *v > hi) {
+		snprintf(err, len, "%s:%d: %s: %d is not in %d..%d", path,
+			 config_setting_source_line(s), key, *v, lo, hi);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static const char *const known[] = {
 	"platform", "bmc", "state_dir", "check_dmi", "profile", "hardware",
 	"fake_bmc_state", NULL,
 };
 
+/* what bmc = { ... } may hold, by transport; a key of the other transport
+ * (host with in-band) is a mistake worth naming */
+static const char *const bmc_inband[] = {
+	"transport", "device", "timeout_ms", NULL,
+};
+static const char *const bmc_lan[] = {
+	"transport", "host", "port", "creds", "cipher", "timeout_ms", NULL,
+};
+
+static bool in(const char *const *list, const char *name)
+{
+	for (; *list; list++)
+		if (!strcmp(*list, name))
+			return true;
+	return false;
+}
+
+static int check_bmc_keys(config_t *cf, const char *transport,
+			  const char *const *keys, char *err, size_t len,
+			  const char *path)
+{
+	config_setting_t *bmc = config_lookup(cf, "bmc");
+
+	for (int i = 0; i < config_setting_length(bmc); i++) {
+		config_setting_t *k = config_setting_get_elem(bmc,
+							      (unsigned int)i);
+
+		if (!in(keys, config_setting_name(k))) {
+			snprintf(err, len, "%s:%d: bmc.%s: unknown for "
+				 "transport \"%s\"", path,
+				 config_setting_source_line(k),
+				 config_setting_name(k), transport);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 int config_load(const char *path, struct tconfig *c, char *err, size_t len)
 {
 	config_t cf;
-	config_setting_t *root;
+	config_setting_t *root, *set;
+	char msg[256];
 	const char *s;
-	int v, r = -EINVAL;
+	int v, r = -EINVAL, e;
 
 	memset(c, 0, sizeof(*c));
 	strcpy(c->state_dir, TOPOD_STATE_DIR);
@@ -79,11 +155,7 @@ int config_load(const char *path, struct tconfig *c, char *err, size_t len)
 	for (int i = 0; i < config_setting_length(root); i++) {
 		const char *name = config_setting_name(
 			config_setting_get_elem(root, (unsigned int)i));
-		bool ok = false;
-
-		for (int k = 0; known[k]; k++)
-			ok |= !strcmp(name, known[k]);
-		if (!ok) {
+		if (!in(known, name)) {
 			snprintf(err, len, "%s:%d: unknown key \"%s\"", path,
 				 config_setting_source_line(
 					config_setting_get_elem(root,
@@ -99,8 +171,16 @@ int config_load(const char *path, struct tconfig *c, char *err, size_t len)
 	    copy_str(&cf, "profile", c->profile, sizeof(c->profile), false,
 		     err, len, path))
 		goto out;
-	if (config_lookup_bool(&cf, "check_dmi", &v))
-		c->check_dmi = v;
+	set = typed(&cf, "check_dmi", CONFIG_TYPE_BOOL, "true or false", err,
+		    len, path, &e);
+	if (e)
+		goto out;
+	if (set)
+		c->check_dmi = config_setting_get_bool(set);
+	typed(&cf, "hardware", CONFIG_TYPE_STRING, "a string", err, len, path,
+	      &e);
+	if (e)
+		goto out;
 	if (config_lookup_string(&cf, "hardware", &s)) {
 		if (!strcmp(s, "fake")) {
 			c->fake_hw = true;
@@ -114,6 +194,10 @@ int config_load(const char *path, struct tconfig *c, char *err, size_t len)
 			goto out;
 		}
 	}
+	typed(&cf, "bmc", CONFIG_TYPE_GROUP, "a group ({ ... })", err, len,
+	      path, &e);
+	if (e)
+		goto out;
 	if (!config_lookup_string(&cf, "bmc.transport", &s)) {
 		snprintf(err, len, "%s: bmc.transport: missing (\"inband\" or \"lan\")",
 			 path);
@@ -121,37 +205,40 @@ int config_load(const char *path, struct tconfig *c, char *err, size_t len)
 	}
 	if (!strcmp(s, "inband")) {
 		c->transport = BMC_INBAND;
-		if (copy_str(&cf, "bmc.device", c->device, sizeof(c->device),
+		if (check_bmc_keys(&cf, s, bmc_inband, err, len, path) ||
+		    copy_str(&cf, "bmc.device", c->device, sizeof(c->device),
 			     false, err, len, path))
 			goto out;
 	} else if (!strcmp(s, "lan")) {
 		c->transport = BMC_LAN;
-		if (copy_str(&cf, "bmc.host", c->host, sizeof(c->host), true,
-			     err, len, path) ||
+		if (check_bmc_keys(&cf, s, bmc_lan, err, len, path) ||
+		    copy_str(&cf, "bmc.host", c->host, PT_IPMI_HOST_MAX + 1,
+			     true, err, len, path) ||
 		    copy_str(&cf, "bmc.creds", c->creds, sizeof(c->creds),
 			     false, err, len, path))
 			goto out;
-		if (config_lookup_int(&cf, "bmc.port", &v)) {
-			if (v < 1 || v > 65535) {
-				snprintf(err, len, "%s: bmc.port: 1..65535", path);
-				goto out;
-			}
-			c->port = (unsigned int)v;
+		v = 0;
+		if (get_int(&cf, "bmc.port", 1, 65535, &v, err, len, path))
+			goto out;
+		c->port = (unsigned int)v;
+		if (get_int(&cf, "bmc.cipher", 0, 19, &c->cipher, err, len,
+			    path))
+			goto out;
+		/* a suite libOpenIPMI cannot speak fails here, at start,
+		 * not at the first switch */
+		if (pt_ipmi_check_cipher(c->cipher, msg, sizeof(msg))) {
+			snprintf(err, len, "%s: bmc.cipher: %s", path, msg);
+			goto out;
 		}
-		if (config_lookup_int(&cf, "bmc.cipher", &v))
-			c->cipher = v;
 	} else {
 		snprintf(err, len, "%s: bmc.transport: \"inband\" or \"lan\", not \"%s\"",
 			 path, s);
 		goto out;
 	}
-	if (config_lookup_int(&cf, "bmc.timeout_ms", &v)) {
-		if (v < 1 || v > 600000) {
-			snprintf(err, len, "%s: bmc.timeout_ms: 1..600000", path);
-			goto out;
-		}
-		c->timeout_ms = (unsigned int)v;
-	}
+	v = 0;
+	if (get_int(&cf, "bmc.timeout_ms", 1, 600000, &v, err, len, path))
+		goto out;
+	c->timeout_ms = (unsigned int)v;
 	r = 0;
 out:
 	config_destroy(&cf);

@@ -2,7 +2,8 @@
 /*
  * topod: log lines with priorities. Under systemd (JOURNAL_STREAM set)
  * each line starts with "<N>" (sd-daemon(3) prefixes), which journald turns
- * into the entry's priority; elsewhere "topod: " and the level's word.
+ * into the entry's priority; elsewhere "topod[SECONDS.ms] LEVEL: ", the
+ * monotonic clock and the level's word.
  */
 #include <stdarg.h>
 #include <stdio.h>

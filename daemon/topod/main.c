@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "hw.h"
 #include "topod.h"
 
@@ -218,43 +219,15 @@ static int on_signal(sd_event_source *s, const struct signalfd_siginfo *si,
 	return sd_event_exit(d->event, 0);
 }
 
-static int read_line(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "re");
-
-	if (!f)
-		return -errno;
-	if (!fgets(buf, (int)len, f))
-		buf[0] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	fclose(f);
-	return 0;
-}
-
-static int check_dmi(const struct pt_platform *p)
-{
-	char vendor[256], model[256];
-
-	if (read_line("/sys/class/dmi/id/sys_vendor", vendor, sizeof(vendor)) ||
-	    read_line("/sys/class/dmi/id/product_name", model, sizeof(model))) {
-		tlog(LOG_WARNING, "no DMI: cannot check the platform file's "
-		     "match");
-		return 0;
-	}
-	if (strcmp(vendor, p->vendor) || strcmp(model, p->model)) {
-		tlog(LOG_ERR, "platform %s is for \"%s\" \"%s\", this is \"%s\" "
-		     "\"%s\" (check_dmi = false to override)", p->name,
-		     p->vendor, p->model, vendor, model);
-		return -ENODEV;
-	}
-	return 0;
-}
-
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: topod [--config FILE] [--debug]\n"
+		"       topod --check [--config FILE]\n"
 		"  the PCIe layout service (org.pcitopo.Topod on the system "
-		"bus); default config %s\n", TOPOD_CONFIG);
+		"bus); default config %s\n"
+		"  --check: read the config, platform and credentials files as "
+		"at start,\n  say what is wrong with each, and exit (0: all "
+		"good)\n", TOPOD_CONFIG);
 }
 
 int main(int argc, char **argv)
@@ -262,6 +235,7 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "config", required_argument, NULL, 'c' },
 		{ "debug", no_argument, NULL, 'd' },
+		{ "check", no_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -269,6 +243,7 @@ int main(int argc, char **argv)
 	const char *config = TOPOD_CONFIG;
 	char err[PT_PLAT_ERRLEN + 64];
 	struct tj_job journal;
+	bool check = false;
 	sigset_t ss;
 	int c, r;
 
@@ -276,6 +251,7 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 'c': config = optarg; break;
 		case 'd': log_set_debug(true); break;
+		case 't': check = true; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -284,6 +260,8 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	if (check)
+		return topod_check(config);
 	if (config_load(config, &d.cfg, err, sizeof(err))) {
 		tlog(LOG_ERR, "%s", err);
 		return 1;
@@ -292,8 +270,16 @@ int main(int argc, char **argv)
 		tlog(LOG_ERR, "%s", err);
 		return 1;
 	}
-	if (d.cfg.check_dmi && check_dmi(&d.plat))
-		return 1;
+	if (d.cfg.check_dmi) {
+		r = check_dmi(&d.plat, err, sizeof(err));
+		if (r < 0) {
+			tlog(LOG_ERR, "%s", err);
+			return 1;
+		}
+		if (r)
+			tlog(LOG_WARNING, "no DMI: cannot check the platform "
+			     "file's match");
+	}
 	if (mkdir(d.cfg.state_dir, 0755) < 0 && errno != EEXIST) {
 		tlog(LOG_ERR, "state dir %s: %m", d.cfg.state_dir);
 		return 1;

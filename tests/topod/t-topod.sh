@@ -61,6 +61,71 @@ fi
 # no udevadm on the host (and 252 has no verify): parse and simulate
 tap_from "" "$here/check-rules" "$top/udev/90-pcitopo.rules"
 
+# --- topod --check: the files, before a start ---------------------------------
+C=$(mktemp -d /tmp/t-topod-check.XXXXXX)
+cp "$top/platforms/emulated-mux.conf" "$C/platform.conf"
+printf 'user=admin\npassword=s3cret\n' >"$C/creds"
+chmod 600 "$C/creds"
+chk_lan='{ transport = "lan"; host = "192.0.2.7"; port = 6230; creds = "'"$C"'/creds"; cipher = 3; }'
+chk_conf() { # chk_conf [BMC]: topod.conf in $C, LAN unless BMC is given
+	cat >"$C/topod.conf" <<EOC
+platform = "$C/platform.conf";
+bmc = ${1:-$chk_lan};
+state_dir = "$C/state";
+check_dmi = true;
+EOC
+}
+chk() { "$TOPOD" --check --config "$C/topod.conf" >"$C/out" 2>"$C/err"; echo $?; }
+chk_conf
+rc=$(chk)
+ok "$([[ $rc == 0 && $(<"$C/out") == *"platform: $C/platform.conf: emulated-mux (\"QEMU\""*"method mux, apply online"* &&
+	$(<"$C/out") == *"RMCP+ 192.0.2.7:6230, cipher suite 3, user \"admin\" from $C/creds"* &&
+	$(<"$C/out") == *"dmi:      none on this machine: not compared"* &&
+	$(<"$C/out") == *"topod --check: ok" && ! -s $C/err && ! -e $C/state ]] && echo 0 || echo 1)" \
+	"topod --check: a good LAN setup: platform, BMC and user named, exit 0; no state dir created, nothing contacted"
+[[ $rc == 0 ]] || sed 's/^/# /' "$C/out" "$C/err"
+chmod 644 "$C/creds"
+rc=$(chk)
+ok "$([[ $rc == 1 && $(<"$C/err") == *"credentials: $C/creds"*"0644"* && $(<"$C/err") == *"1 problem(s)"* ]] && echo 0 || echo 1)" \
+	"topod --check: credentials readable by others: exit 1, the file and its mode named"
+sed 's/^/# /' "$C/err"
+echo 'frobnicate = 1;' >>"$C/platform.conf"
+rc=$(chk)
+ok "$([[ $rc == 1 && $(<"$C/err") == *"platform: $C/platform.conf:"[0-9]*"frobnicate"* &&
+	$(<"$C/err") == *"credentials: "* && $(<"$C/err") == *"2 problem(s)"* ]] && echo 0 || echo 1)" \
+	"topod --check: an unknown platform key and bad credentials: both named (file:line), 2 problems"
+sed 's/^/# /' "$C/err"
+cp "$top/platforms/emulated-mux.conf" "$C/platform.conf"
+chk_conf '{ transport = "inband"; device = "'"$C"'/ipmi9"; }'
+rc=$(chk)
+ok "$([[ $rc == 1 && $(<"$C/err") == *"$C/ipmi9: no such device (modprobe ipmi_si ipmi_devintf)"* ]] && echo 0 || echo 1)" \
+	"topod --check: in-band without the IPMI device: exit 1, the modules to load named"
+# topod.conf is as strict as the platform files: a misspelt or misplaced
+# key, or a value of the wrong type, is named with its line, never ignored
+while IFS='|' read -r bmc extra want; do
+	chk_conf "$bmc"
+	[[ -n $extra ]] && sed -i "s/^check_dmi = true;/$extra/" "$C/topod.conf"
+	rc=$(chk)
+	ok "$([[ $rc == 1 && $(<"$C/err") == *"config: $C/topod.conf:"*"$want"* ]] && echo 0 || echo 1)" \
+		"topod --check: topod.conf refuses '$bmc${extra:+ $extra}': $want"
+	[[ $rc == 1 ]] || sed 's/^/# /' "$C/out" "$C/err"
+done <<'EOT'
+{ transport = "inband"; host = "10.0.0.5"; }||bmc.host: unknown for transport "inband"
+{ transport = "lan"; host = "h"; prot = 623; }||bmc.prot: unknown for transport "lan"
+{ transport = "lan"; host = "h"; port = "623"; }||bmc.port: not an integer
+{ transport = "lan"; host = "h"; cipher = 17; }||cipher suite 17 (RAKP-HMAC-SHA256) is not supported
+{ transport = "inband"; }|check_dmi = 1;|check_dmi: not true or false
+{ transport = "inband"; }|hardware = 1;|hardware: not a string
+EOT
+echo 'bmc = {' >"$C/topod.conf"
+rc=$(chk)
+ok "$([[ $rc == 1 && $(<"$C/err") == *"config: $C/topod.conf:"[0-9]* ]] && echo 0 || echo 1)" \
+	"topod --check: a config syntax error: exit 1, file:line named"
+sed 's/^/# /' "$C/err"
+"$TOPOD" --check extra >/dev/null 2>&1
+ok "$([[ $? == 2 ]] && echo 0 || echo 1)" "topod --check with an extra argument: usage, exit 2"
+rm -rf "$C"
+
 # --- mux, online ------------------------------------------------------------
 D=$(mktemp -d /tmp/t-topod.XXXXXX)
 echo "# work dir $D"

@@ -4,7 +4,8 @@
 # topod in the emulated server (tests/vm/server): the real module, the real
 # in-band BMC (/dev/ipmi0 in the guest, KCS to the simulated BMC), a system
 # D-Bus in the guest with the shipped policy, topoctl as the user.
-#   - MUX, online: from balance, `topoctl set cascade` by a user in the
+#   - MUX, online: topod --check against the guest's DMI (a match, another
+#     vendor's platform file refused); from balance, `topoctl set cascade` by a user in the
 #     group pcitopo (polkit, the shipped rule; nobody else is refused);
 #     every phase; the module sees cascade with 8 GPUs; Status() agrees;
 #     bochs-drm (the stand-ins' DRM driver) bound: GPU4's /dev/dri node
@@ -64,6 +65,19 @@ phases() { awk '/^  / && $2 == "done" {print $1}' <<<"$1" | tr '\n' ' '; }
 if start mux balance && up emulated-mux; then
 	before=$(grun cli/topoctl topo 2>&1) || true
 	echo "# before:"; sed 's/^/#   /' <<<"$before"
+	# topod --check compares the platform file with the machine's DMI
+	# (QEMU's SMBIOS here): the shipped file matches, another vendor's not
+	out=$(grun bash -c 'd=$(mktemp -d)
+		cp platforms/emulated-mux.conf "$d/p.conf"
+		printf "platform = \"%s/p.conf\";\nbmc = { transport = \"inband\"; };\ncheck_dmi = true;\n" "$d" >"$d/t.conf"
+		daemon/topod/topod --check --config "$d/t.conf"; echo "rc=$?"
+		sed -i "s/vendor = \"QEMU\"/vendor = \"Other Inc.\"/" "$d/p.conf"
+		daemon/topod/topod --check --config "$d/t.conf"; echo "rc=$?"' 2>&1) || true
+	tap "$([[ $out == *"dmi:      this machine is the platform's model"*"bmc:      in-band /dev/ipmi0"*"rc=0"* &&
+		$out == *"dmi: platform emulated-mux is for \"Other Inc.\" \"Standard PC (Q35 + ICH9, 2009)\", this is \"QEMU\" \"Standard PC (Q35 + ICH9, 2009)\""* &&
+		$out == *"rc=0"*"rc=1"* ]] &&
+		echo 1 || echo 0)" \
+		"mux: topod --check: the platform file matches this machine's DMI; another vendor's is refused, both named" "$out"
 	# who may switch is polkit's to say, through the shipped rule: a
 	# member of the group pcitopo may, nobody else without authenticating
 	out=$(grun bash -c 'groupadd -f pcitopo &&

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * topod: `topod --check`, for an operator who has just written topod.conf,
+ * a platform file for a new server model or the BMC's credentials: read
+ * each as topod would at start and say what is wrong, naming file and
+ * line, before the service is (re)started. Nothing is contacted or written:
+ * no bus name, no module, no BMC, no state directory.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "check.h"
+#include "ipmi.h"
+#include "topod.h"
+
+static int read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "re");
+
+	if (!f)
+		return -errno;
+	if (!fgets(buf, (int)len, f))
+		buf[0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+	return 0;
+}
+
+int check_dmi(const struct pt_platform *p, char *err, size_t len)
+{
+	char vendor[256], model[256];
+
+	if (read_line("/sys/class/dmi/id/sys_vendor", vendor, sizeof(vendor)) ||
+	    read_line("/sys/class/dmi/id/product_name", model, sizeof(model)))
+		return 1;
+	if (strcmp(vendor, p->vendor) || strcmp(model, p->model)) {
+		snprintf(err, len, "platform %s is for \"%s\" \"%s\", this is "
+			 "\"%s\" \"%s\" (check_dmi = false to override)",
+			 p->name, p->vendor, p->model, vendor, model);
+		return -ENODEV;
+	}
+	return 0;
+}
+
+static unsigned int problems;
+
+static void bad(const char *what, const char *why)
+{
+	fprintf(stderr, "topod --check: %s: %s\n", what, why);
+	problems++;
+}
+
+static void check_bmc(const struct tconfig *c)
+{
+	char err[PT_IPMI_ERRLEN];
+	struct pt_ipmi_creds cr;
+	struct stat st;
+	int r;
+
+	if (c->transport == BMC_INBAND) {
+		/* the kernel's IPMI device: ipmi_si finds the BMC, ipmi_devintf
+		 * makes the node; without them every switch fails in preflight */
+		if (stat(c->device, &st) < 0)
+			bad(c->device, errno == ENOENT ?
+			    "no such device (modprobe ipmi_si ipmi_devintf)" :
+			    strerror(errno));
+		else if (!S_ISCHR(st.st_mode))
+			bad(c->device, "not a character device");
+		else
+			printf("bmc:      in-band %s\n", c->device);
+		return;
+	}
+	r = pt_ipmi_creds_load(c->creds[0] ? c->creds : NULL, &cr, err,
+			       sizeof(err));
+	if (r) {
+		bad("credentials", err[0] ? err : strerror(-r));
+		return;
+	}
+	/* what pt_ipmi_open_lan() will use: 0 and -1 are its defaults */
+	printf("bmc:      RMCP+ %s:%u, cipher suite %d, user \"%s\" from %s\n",
+	       c->host, c->port ? c->port : 623,
+	       c->cipher < 0 ? PT_IPMI_DEFAULT_CIPHER_SUITE : c->cipher, cr.user,
+	       c->creds[0] ? c->creds : PT_IPMI_CREDS_DEFAULT);
+	pt_ipmi_creds_wipe(&cr);
+}
+
+static void print_platform(const char *path, const struct pt_platform *p)
+{
+	static const char *const names[] = { "balance", "common", "cascade" };
+	enum pcitopo_layout l[] = { PCITOPO_LAYOUT_BALANCE,
+				    PCITOPO_LAYOUT_COMMON,
+				    PCITOPO_LAYOUT_CASCADE };
+
+	printf("platform: %s: %s (\"%s\" \"%s\"), method %s, apply %s\n", path,
+	       p->name, p->vendor, p->model,
+	       p->method == PT_PLAT_METHOD_MUX ? "mux" : "switchfw",
+	       p->apply == PT_PLAT_APPLY_ONLINE ? "online" : "power-cycle");
+	const char *sep = " ";
+
+	printf("layouts: ");
+	for (unsigned int i = 0; i < 3; i++) {
+		if (!p->layouts[l[i]].present)
+			continue;
+		printf("%s%s (%u GPUs)", sep, names[i], p->layouts[l[i]].gpus);
+		sep = ", ";
+	}
+	printf("\nmoving:   %u GPU(s); budgets: BMC job %u ms, reenumerate %u "
+	       "ms", p->ngpus, p->bmc_job_ms, p->reenumerate_ms);
+	if (p->apply == PT_PLAT_APPLY_POWER_CYCLE)
+		printf(", power cycle %u ms", p->power_cycle_ms);
+	putchar('\n');
+	printf("units:   ");
+	for (unsigned int i = 0; i < p->nunits; i++)
+		printf(" %s", p->units[i]);
+	printf("%s\n", p->nunits ? "" : " none");
+}
+
+int topod_check(const char *config)
+{
+	char err[PT_PLAT_ERRLEN + 64];
+	struct pt_platform plat;
+	struct tconfig cfg;
+	int r;
+
+	problems = 0;
+	if (config_load(config, &cfg, err, sizeof(err))) {
+		bad("config", err);
+		return 1;	/* nothing else is known without it */
+	}
+	printf("config:   %s\n", config);
+	if (pt_platform_load(cfg.platform, &plat, err, sizeof(err))) {
+		bad("platform", err);
+	} else {
+		print_platform(cfg.platform, &plat);
+		r = cfg.check_dmi ? check_dmi(&plat, err, sizeof(err)) : 2;
+		if (r < 0)
+			bad("dmi", err);
+		else
+			printf("dmi:      %s\n", r == 0 ? "this machine is the "
+			       "platform's model" : r == 1 ? "none on this "
+			       "machine: not compared" : "not compared "
+			       "(check_dmi = false)");
+	}
+	check_bmc(&cfg);
+	printf("state:    %s\n", cfg.state_dir);
+	if (cfg.fake_hw)
+		printf("hardware: fake (tests: no module, the layout is %s)\n",
+		       cfg.fake_bmc_state);
+	if (problems) {
+		fprintf(stderr, "topod --check: %u problem(s)\n", problems);
+		return 1;
+	}
+	printf("topod --check: ok\n");
+	return 0;
+}
