@@ -23,8 +23,9 @@
 #   $(PREFIX)/share/pcitopo/platforms/*.conf,
 #   $(PREFIX)/lib/modules-load.d/pcitopo.conf (loads pcitopo.ko at boot).
 #   Where systemd, D-Bus, polkit and udev read them, whatever PREFIX:
-#   /lib/systemd/system/{topod,pcitopo-boot}.service (UNITDIR; the paths of
-#   topod and pcitopo-boot in them follow PREFIX),
+#   /lib/systemd/system/{topod,pcitopo-boot,pcitopo-metrics}.service and
+#   pcitopo-metrics.timer (UNITDIR; the paths of topod, pcitopo-boot and
+#   topoctl in them follow PREFIX),
 #   /usr/share/dbus-1/system.d/org.pcitopo.Topod.conf (DBUSDIR),
 #   /usr/share/dbus-1/system-services/org.pcitopo.Topod.service,
 #   /usr/share/polkit-1/actions/org.pcitopo.policy (POLKITDIR),
@@ -42,7 +43,9 @@
 #   a taint, where module signatures are not enforced.)
 #   Afterwards: systemctl daemon-reload; systemctl enable topod
 #   pcitopo-boot (pcitopo-boot only with an /etc/pcitopo/profile); a
-#   /etc/pcitopo/topod.conf naming the platform (Documentation/topod.md).
+#   /etc/pcitopo/topod.conf naming the platform (Documentation/topod.md);
+#   where node_exporter runs, systemctl enable --now pcitopo-metrics.timer
+#   (Prometheus metrics every 30 s; nothing enables it by itself).
 
 export TOPDIR := $(CURDIR)
 
@@ -125,8 +128,10 @@ install:
 	$(INSTALL) -m 0644 cli/topoctl.bash-completion $(DESTDIR)$(BASHCOMPDIR)/topoctl
 	$(INSTALL) -m 0644 platforms/*.conf $(DESTDIR)$(PLATFORMDIR)/
 	$(INSTALL) -m 0644 systemd/pcitopo.conf $(DESTDIR)$(MODLOADDIR)/pcitopo.conf
-	for u in topod.service pcitopo-boot.service; do \
+	for u in topod.service pcitopo-boot.service pcitopo-metrics.service \
+		pcitopo-metrics.timer; do \
 		sed -e 's|/usr/sbin/topod|$(SBINDIR)/topod|' \
+		    -e 's|/usr/bin/topoctl|$(BINDIR)/topoctl|' \
 		    -e 's|/usr/libexec/pcitopo/|$(LIBEXECDIR)/|' systemd/$$u \
 			>$(DESTDIR)$(UNITDIR)/$$u.tmp && \
 		chmod 0644 $(DESTDIR)$(UNITDIR)/$$u.tmp && \

@@ -28,7 +28,7 @@ const struct cmd topoctl_objects[] = {
 	{ "detach", do_detach, "topoctl detach PORT" },
 	{ "refresh", do_refresh, "topoctl refresh" },
 	{ "export", do_export,
-	  "topoctl export [ --format { json | nccl | dot } ]" },
+	  "topoctl export [ --format { json | nccl | dot | prometheus } ] [ --output FILE ]" },
 	{ "snapshot", do_snapshot, "topoctl snapshot DIR" },
 	{ "advise", do_advise,
 	  "topoctl advise [ WORKLOAD ] [ --model-size SIZE ] [ --batch-size N ]\n"

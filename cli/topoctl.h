@@ -144,7 +144,8 @@ int print_path(struct ctx *c, const struct pt_topology *t,
 	       const struct pt_path *p);
 void print_event(struct ctx *c, const struct pt_event *ev);
 void print_ids(struct ctx *c, const struct pt_id *ids, int n);
-/* export.c: format "json", "nccl" or "dot" -> index, -1 if unknown */
+/* export.c: format "json", "nccl", "dot" or "prometheus" -> index, -1 if
+ * unknown */
 int export_format(const char *name);
 int print_export(struct ctx *c, const struct pt_topology *t, int format);
 

@@ -91,6 +91,11 @@ static int p_export_dot(struct ctx *c, const struct pt_topology *t)
 	return print_export(c, t, export_format("dot"));
 }
 
+static int p_export_prom(struct ctx *c, const struct pt_topology *t)
+{
+	return print_export(c, t, export_format("prometheus"));
+}
+
 static const struct {
 	const char *name;
 	printer fn;
@@ -98,6 +103,7 @@ static const struct {
 	{ "export-json", p_export_json },
 	{ "export-nccl", p_export_nccl },
 	{ "export-dot", p_export_dot },
+	{ "export-prometheus", p_export_prom },
 };
 
 static const struct {
@@ -425,6 +431,28 @@ static void test_fmt(void)
 	ok(!strcmp(b, "acs-redirect,downtrained-width"), "fmt_path_flags");
 }
 
+/* Label values of the Prometheus export: the format's three escapes, and
+ * '?' for bytes a scrape would choke on; the layout reason is the one free
+ * text that reaches a label. */
+static void test_prom_escape(void)
+{
+	struct pt_topology t;
+	char *s;
+
+	if (!ok(!synth_build(&t, SY_BALANCE), "prometheus: topology built"))
+		return;
+	snprintf(t.summary.reason, sizeof(t.summary.reason),
+		 "a \"b\" c\\d\ne\tf\xff");
+	s = capture(p_export_prom, &t, false);
+	ok(s && strstr(s, "pcitopo_layout_info{layout=\"balance\","
+		       "reason=\"a \\\"b\\\" c\\\\d\\ne?f?\"} 1\n"),
+	   "prometheus: reason label escaped (\\, \\\", \\n; tab and 0xff as ?)");
+	ok(s && !strstr(s, "\t") && !strstr(s, "\xff"),
+	   "prometheus: no raw control or non-ASCII byte in the output");
+	free(s);
+	pt_topology_free(&t);
+}
+
 static void test_events(void)
 {
 	struct pt_topology t;
@@ -510,6 +538,7 @@ int main(int argc, char **argv)
 	test_names();
 	test_match();
 	test_fmt();
+	test_prom_escape();
 	test_events();
 	return tap_done();
 }

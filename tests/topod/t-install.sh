@@ -5,7 +5,9 @@
 # where systemd, D-Bus, polkit, udev, modules-load.d, man and bash-completion
 # look for it, with its mode, and is the built/shipped file; the installed
 # units pass `systemd-analyze verify --root` (their ExecStart= found in the
-# DESTDIR, their dependencies in a copy of the host's units); D-Bus
+# DESTDIR, their dependencies in a copy of the host's units); the metrics
+# timer is installed, not enabled, and its service writes where it looks for
+# node_exporter's textfile directory; D-Bus
 # activation, bus name and unit alias agree; PREFIX=/usr/local rewrites the
 # units' paths; INSTALL_MOD=1 installs pcitopo.ko, without it nothing goes
 # to /lib/modules. TAP on stdout.
@@ -47,6 +49,8 @@ usr/share/pcitopo/platforms/template.conf 644 platforms/template.conf
 usr/lib/modules-load.d/pcitopo.conf 644 systemd/pcitopo.conf
 lib/systemd/system/topod.service 644 systemd/topod.service
 lib/systemd/system/pcitopo-boot.service 644 systemd/pcitopo-boot.service
+lib/systemd/system/pcitopo-metrics.service 644 systemd/pcitopo-metrics.service
+lib/systemd/system/pcitopo-metrics.timer 644 systemd/pcitopo-metrics.timer
 usr/share/dbus-1/system.d/org.pcitopo.Topod.conf 644 dbus/org.pcitopo.Topod.conf
 usr/share/dbus-1/system-services/org.pcitopo.Topod.service 644 dbus/org.pcitopo.Topod.service
 usr/share/polkit-1/actions/org.pcitopo.policy 644 dbus/org.pcitopo.policy
@@ -84,6 +88,49 @@ if command -v systemd-analyze >/dev/null; then
 	ok "$([[ $out == *"/usr/sbin/topod is not executable"* ]] && echo 0 || echo 1)" \
 		"and it does look for ExecStart= in DESTDIR (topod moved away: refused)" "$out"
 	mv "$D/usr/sbin/topod.away" "$D/usr/sbin/topod"
+	out=$(SYSTEMD_LOG_LEVEL=warning systemd-analyze verify --man=no --root="$D" \
+		pcitopo-metrics.service pcitopo-metrics.timer 2>&1)
+	ok "$([[ -z $out ]] && echo 0 || echo 1)" \
+		"systemd-analyze verify --root=DESTDIR pcitopo-metrics.service pcitopo-metrics.timer" "$out"
+	mv "$D/usr/bin/topoctl" "$D/usr/bin/topoctl.away"
+	out=$(SYSTEMD_LOG_LEVEL=warning systemd-analyze verify --man=no --root="$D" \
+		pcitopo-metrics.service 2>&1)
+	ok "$([[ $out == *"/usr/bin/topoctl is not executable"* ]] && echo 0 || echo 1)" \
+		"and pcitopo-metrics.service's ExecStart= is looked for there too (topoctl moved away: refused)" "$out"
+	mv "$D/usr/bin/topoctl.away" "$D/usr/bin/topoctl"
+fi
+
+# the metrics: the service writes the file into the directory its condition
+# and ReadWritePaths= name, with the installed topoctl; the timer runs every
+# 30 s and is left for the operator to enable
+unit=$D/lib/systemd/system/pcitopo-metrics.service
+timer=$D/lib/systemd/system/pcitopo-metrics.timer
+exe=$(sed -n 's/^ExecStart=//p' "$unit")
+dir=$(sed -n 's/^ConditionPathIsDirectory=//p' "$unit")
+ok "$([[ $exe == "/usr/bin/topoctl export --format prometheus --output $dir/pcitopo.prom" &&
+	$dir == /var/lib/prometheus/node-exporter &&
+	$(sed -n 's/^ReadWritePaths=//p' "$unit") == "$dir" &&
+	$(sed -n 's/^Type=//p' "$unit") == oneshot && -x $D${exe%% *} ]] && echo 0 || echo 1)" \
+	"pcitopo-metrics.service: oneshot, installed topoctl, writes into its condition's directory" "$exe"
+ok "$([[ $(sed -n 's/^OnUnitActiveSec=//p' "$timer") == 30s &&
+	$(sed -n 's/^WantedBy=//p' "$timer") == timers.target ]] && echo 0 || echo 1)" \
+	"pcitopo-metrics.timer: every 30 s, WantedBy=timers.target"
+out=$(find "$D" -name 'pcitopo-metrics.*' ! -path "$D/lib/systemd/system/*" 2>&1)
+ok "$([[ -z $out ]] && echo 0 || echo 1)" "make install enables no metrics timer (no .wants link)" "$out"
+# what the service runs, run as it would be (on a saved tree: no module
+# needed): a valid file appears in the directory, nothing on stdout
+if [[ -f cli/tests/snapshots/cascade.tar.gz ]]; then
+	mkdir -p "$tmp/snap" "$tmp/textfile"
+	tar xzf cli/tests/snapshots/cascade.tar.gz -C "$tmp/snap"
+	args=${exe#* }
+	# the unit's words, split as systemd splits them, into a scratch directory
+	# shellcheck disable=SC2086
+	out=$(TOPOCTL_SYSFS=$tmp/snap "$D/usr/bin/topoctl" --source sysfs \
+		${args//"$dir"/"$tmp/textfile"} 2>&1)
+	ok "$([[ $? == 0 && -z $out && $(stat -c %a "$tmp/textfile/pcitopo.prom" 2>&1) == 644 ]] &&
+		grep -qx 'pcitopo_layout{layout="cascade"} 1' "$tmp/textfile/pcitopo.prom" &&
+		echo 0 || echo 1)" \
+		"the service's command line writes the metrics file (0644, layout cascade)" "$out"
 fi
 
 # the pieces name each other: bus name, activation file, unit alias
@@ -124,6 +171,10 @@ page=$(MANWIDTH=200 man -l "$D/usr/share/man/man8/topoctl.8" 2>/dev/null)
 ok "$(grep -q 'topoctl set { balance | common | cascade } \[--force\] \[--power-cycle\] \[--no-wait\]' <<<"$page" &&
 	grep -q 'topoctl set { balance | common | cascade } --dry-run \[--force\] \[--power-cycle\] \[-j\]' <<<"$page" &&
 	grep -q 'topoctl status \[-j\]' <<<"$page"; echo $?)" "man page: set (and its dry run) and status documented"
+ok "$(grep -q 'topoctl export \[--format {json | nccl | dot | prometheus}\] \[--output FILE\]' <<<"$page" &&
+	grep -q 'pcitopo_link_width_down' <<<"$page" &&
+	grep -q 'pcitopo-metrics.timer runs pcitopo-metrics.service every 30 s' <<<"$page"; echo $?)" \
+	"man page: export prometheus, --output and the metrics timer documented"
 out=$(bash -c '_init_completion() { :; }; . "$1" && complete -p topoctl' _ \
 	"$D/usr/share/bash-completion/completions/topoctl" 2>&1)
 ok "$([[ $out == "complete -F _topoctl topoctl" ]] && echo 0 || echo 1)" \
@@ -136,6 +187,17 @@ out=$(bash -c '_init_completion() { words=("${W[@]}"); cword=$((${#W[@]} - 1)); 
 	"$D/usr/share/bash-completion/completions/topoctl" 2>&1)
 ok "$([[ $out == $'--force --power-cycle --no-wait --dry-run\n--force --power-cycle -j' ]] && echo 0 || echo 1)" \
 	"bash completion: set offers --dry-run, and -j after it (not --no-wait)" "$out"
+# what `topoctl export --format <TAB>`, `... prometheus <TAB>` and
+# `... --output <TAB>` offer (_filedir stubbed: files)
+out=$(bash -c '_init_completion() { words=("${W[@]}"); cword=$((${#W[@]} - 1)); cur=${W[cword]}; prev=${W[cword - 1]}; }
+	_filedir() { COMPREPLY=(FILES); }
+	. "$1"
+	W=(topoctl export --format ""); _topoctl; echo "${COMPREPLY[*]}"
+	W=(topoctl export --format prometheus ""); _topoctl; echo "${COMPREPLY[*]}"
+	W=(topoctl export --format prometheus --output ""); _topoctl; echo "${COMPREPLY[*]}"' _ \
+	"$D/usr/share/bash-completion/completions/topoctl" 2>&1)
+ok "$([[ $out == $'json nccl dot prometheus\n--format --output\nFILES' ]] && echo 0 || echo 1)" \
+	"bash completion: export offers prometheus, --output, then files" "$out"
 
 # PREFIX=/usr/local: binaries there, the units point at them
 L=$tmp/local
@@ -145,7 +207,10 @@ ok "$([[ $(sed -n 's/^ExecStart=//p' "$L/lib/systemd/system/topod.service") == /
 	$(sed -n 's/^ExecStart=//p' "$L/lib/systemd/system/pcitopo-boot.service") == /usr/local/libexec/pcitopo/pcitopo-boot &&
 	-x $L/usr/local/sbin/topod && -x $L/usr/local/libexec/pcitopo/pcitopo-boot &&
 	-f $L/usr/local/lib/modules-load.d/pcitopo.conf &&
-	-f $L/usr/share/dbus-1/system.d/org.pcitopo.Topod.conf ]] && echo 0 || echo 1)" \
+	-f $L/usr/share/dbus-1/system.d/org.pcitopo.Topod.conf &&
+	$(sed -n 's/^ExecStart=//p' "$L/lib/systemd/system/pcitopo-metrics.service") == \
+	"/usr/local/bin/topoctl export --format prometheus --output /var/lib/prometheus/node-exporter/pcitopo.prom" &&
+	-x $L/usr/local/bin/topoctl ]] && echo 0 || echo 1)" \
 	"PREFIX=/usr/local: units' ExecStart= follow it; D-Bus files stay where dbus reads them"
 
 # INSTALL_MOD=1: the module, through kbuild's modules_install
