@@ -18,7 +18,9 @@
 #
 # make install [DESTDIR=DIR] [PREFIX=/usr/local] [INSTALL_MOD=1]
 #   $(PREFIX)/bin/topoctl, $(PREFIX)/sbin/topod,
-#   $(PREFIX)/libexec/pcitopo/pcitopo-boot, $(PREFIX)/share/man/man8/topoctl.8,
+#   $(PREFIX)/libexec/pcitopo/pcitopo-boot,
+#   $(PREFIX)/share/man/man8/{topoctl,topod}.8,
+#   $(PREFIX)/share/man/man5/{topod.conf,pcitopo-platform}.5,
 #   $(PREFIX)/share/bash-completion/completions/topoctl,
 #   $(PREFIX)/share/pcitopo/platforms/*.conf,
 #   $(PREFIX)/lib/modules-load.d/pcitopo.conf (loads pcitopo.ko at boot).
@@ -116,6 +118,7 @@ install:
 	done
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SBINDIR) \
 		$(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(MANDIR)/man8 \
+		$(DESTDIR)$(MANDIR)/man5 \
 		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(PLATFORMDIR) \
 		$(DESTDIR)$(MODLOADDIR) $(DESTDIR)$(UNITDIR) \
 		$(DESTDIR)$(DBUSDIR)/system.d $(DESTDIR)$(DBUSDIR)/system-services \
@@ -125,6 +128,10 @@ install:
 	$(INSTALL) -m 0755 daemon/topod/topod $(DESTDIR)$(SBINDIR)/topod
 	$(INSTALL) -m 0755 systemd/pcitopo-boot $(DESTDIR)$(LIBEXECDIR)/pcitopo-boot
 	$(INSTALL) -m 0644 cli/topoctl.8 $(DESTDIR)$(MANDIR)/man8/topoctl.8
+	$(INSTALL) -m 0644 daemon/topod/topod.8 $(DESTDIR)$(MANDIR)/man8/topod.8
+	$(INSTALL) -m 0644 daemon/topod/topod.conf.5 $(DESTDIR)$(MANDIR)/man5/topod.conf.5
+	$(INSTALL) -m 0644 daemon/platform/pcitopo-platform.5 \
+		$(DESTDIR)$(MANDIR)/man5/pcitopo-platform.5
 	$(INSTALL) -m 0644 cli/topoctl.bash-completion $(DESTDIR)$(BASHCOMPDIR)/topoctl
 	$(INSTALL) -m 0644 platforms/*.conf $(DESTDIR)$(PLATFORMDIR)/
 	$(INSTALL) -m 0644 systemd/pcitopo.conf $(DESTDIR)$(MODLOADDIR)/pcitopo.conf

@@ -42,6 +42,9 @@ usr/bin/topoctl 755 cli/topoctl
 usr/sbin/topod 755 daemon/topod/topod
 usr/libexec/pcitopo/pcitopo-boot 755 systemd/pcitopo-boot
 usr/share/man/man8/topoctl.8 644 cli/topoctl.8
+usr/share/man/man8/topod.8 644 daemon/topod/topod.8
+usr/share/man/man5/topod.conf.5 644 daemon/topod/topod.conf.5
+usr/share/man/man5/pcitopo-platform.5 644 daemon/platform/pcitopo-platform.5
 usr/share/bash-completion/completions/topoctl 644 cli/topoctl.bash-completion
 usr/share/pcitopo/platforms/emulated-switchfw.conf 644 platforms/emulated-switchfw.conf
 usr/share/pcitopo/platforms/emulated-mux.conf 644 platforms/emulated-mux.conf
@@ -165,8 +168,16 @@ if [[ -x tests/topod/check-rules ]]; then
 	out=$(tests/topod/check-rules "$D/lib/udev/rules.d/90-pcitopo.rules" 2>&1)
 	ok $? "the installed udev rules parse (tests/topod/check-rules)" "$out"
 fi
-out=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$D/usr/share/man/man8/topoctl.8" 2>&1 >/dev/null)
-ok "$([[ -z $out ]] && echo 0 || echo 1)" "man page renders without warnings" "$out"
+for m in man8/topoctl.8 man8/topod.8 man5/topod.conf.5 man5/pcitopo-platform.5; do
+	out=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$D/usr/share/man/$m" 2>&1 >/dev/null)
+	ok "$([[ -z $out ]] && echo 0 || echo 1)" "man page ${m#*/} renders without warnings" "$out"
+done
+# each page the units and the other pages point to is installed
+for ref in $(grep -ho 'man:[a-z.-]*([58])' "$D/lib/systemd/system/"{topod,pcitopo-*}.* | sort -u); do
+	f=${ref#man:}; sec=${f##*(}; sec=${sec%)}; f=${f%(*}
+	ok "$([[ -f $D/usr/share/man/man$sec/$f.$sec ]] && echo 0 || echo 1)" \
+		"the units' Documentation=$ref is installed"
+done
 page=$(MANWIDTH=200 man -l "$D/usr/share/man/man8/topoctl.8" 2>/dev/null)
 ok "$(grep -q 'topoctl set { balance | common | cascade } \[--force\] \[--power-cycle\] \[--no-wait\]' <<<"$page" &&
 	grep -q 'topoctl set { balance | common | cascade } --dry-run \[--force\] \[--power-cycle\] \[-j\]' <<<"$page" &&
