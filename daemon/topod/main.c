@@ -31,14 +31,90 @@ static const char *lname(enum pcitopo_layout l)
 	       "unknown";
 }
 
+static int on_module_event(sd_event_source *s, int fd, uint32_t revents,
+			   void *userdata);
+
+/*
+ * The module, for reads and its events. It may be loaded after topod
+ * starts, or unloaded and loaded again (udev's module events call
+ * Recheck): module_attach() opens it where it is missing, and
+ * module_snapshot() opens it again when it went away or came back.
+ */
+static void module_attach(struct topod *d)
+{
+	char err[256];
+	int r;
+
+	if (hw_open(&d->cfg, &d->plat, true, &d->hw, err, sizeof(err))) {
+		d->hw = NULL;
+		tlog(LOG_DEBUG, "%s", err);
+		return;
+	}
+	if (hw_add_ids(d->hw, &d->plat))
+		tlog(LOG_WARNING, "could not add the platform's GPU IDs");
+	/* at start the loop does not exist yet: main() adds the source */
+	if (d->event && hw_fd(d->hw) >= 0) {
+		r = sd_event_add_io(d->event, &d->hw_source, hw_fd(d->hw),
+				    EPOLLIN, on_module_event, d);
+		if (r < 0)
+			tlog(LOG_ERR, "module events: %s", strerror(-r));
+	}
+}
+
+static void module_detach(struct topod *d)
+{
+	d->hw_source = sd_event_source_disable_unref(d->hw_source);
+	hw_close(d->hw);
+	d->hw = NULL;
+	d->module_generation = 0;
+}
+
+static int module_snapshot(struct topod *d, struct hw_snap *s)
+{
+	char err[256];
+	int r;
+
+	if (!d->hw) {
+		module_attach(d);
+		if (!d->hw)
+			return -ENOENT;
+		tlog(LOG_NOTICE, "pcitopo module loaded");
+	}
+	r = hw_snapshot(d->hw, s, err, sizeof(err));
+	/* the generation only grows while the module is loaded: a smaller
+	 * one is a module loaded again, whose events go to a new group */
+	if (!r && s->generation >= d->module_generation)
+		return 0;
+	if (d->cfg.fake_hw)
+		return r;	/* the tests' stand-in: nothing to open again */
+	tlog(LOG_NOTICE, "pcitopo module %s: opening it again",
+	     r ? err : "loaded again");
+	module_detach(d);
+	module_attach(d);
+	if (!d->hw)
+		return -ENOENT;
+	return hw_snapshot(d->hw, s, err, sizeof(err));
+}
+
 void topod_refresh(struct topod *d, bool check_drift)
 {
 	struct hw_snap s;
-	char err[256];
 	bool changed;
 
-	if (!d->hw || hw_snapshot(d->hw, &s, err, sizeof(err)))
+	if (module_snapshot(d, &s)) {
+		/* no module: nothing to compare, no drift to report */
+		if (d->layout || d->gpus) {
+			tlog(LOG_WARNING, "pcitopo module not loaded: layout "
+			     "unknown");
+			d->layout = PCITOPO_LAYOUT_UNKNOWN;
+			snprintf(d->reason, sizeof(d->reason),
+				 "pcitopo module not loaded");
+			d->gpus = 0;
+			if (d->bus)
+				bus_props_changed(d);
+		}
 		return;
+	}
 	changed = s.layout != d->layout;
 	d->layout = s.layout;
 	snprintf(d->reason, sizeof(d->reason), "%s", s.reason);
@@ -284,13 +360,10 @@ int main(int argc, char **argv)
 		tlog(LOG_ERR, "state dir %s: %m", d.cfg.state_dir);
 		return 1;
 	}
-	if (hw_open(&d.cfg, &d.plat, true, &d.hw, err, sizeof(err))) {
-		tlog(LOG_WARNING, "%s: the layout is unknown until it is loaded",
-		     err);
-		d.hw = NULL;
-	} else if (hw_add_ids(d.hw, &d.plat)) {
-		tlog(LOG_WARNING, "could not add the platform's GPU IDs");
-	}
+	module_attach(&d);
+	if (!d.hw)
+		tlog(LOG_WARNING, "pcitopo module not loaded: the layout is "
+		     "unknown until it is (modprobe pcitopo)");
 	r = tj_committed_read(d.cfg.state_dir, &d.committed);
 	if (r && r != -ENOENT)
 		tlog(LOG_WARNING, "%s/%s unreadable (%s): starting afresh",

@@ -78,6 +78,30 @@ if start mux balance && up emulated-mux; then
 		$out == *"rc=0"*"rc=1"* ]] &&
 		echo 1 || echo 0)" \
 		"mux: topod --check: the platform file matches this machine's DMI; another vendor's is refused, both named" "$out"
+	# the module unloaded and loaded again under a running topod: udev's
+	# module event calls Recheck (here by hand: no udevd in this guest);
+	# topod drops it, then opens it again, with its events
+	out=$(grun bash -c 'recheck() { busctl --system call org.pcitopo.Topod /org/pcitopo/Topod org.pcitopo.Topod1 Recheck; }
+		st() { cli/topoctl -j status | jq -c "{layout, gpus}"; }
+		rmmod pcitopo && recheck && echo "gone $(st)"
+		insmod kmod/pcitopo.ko && recheck && echo "back $(st)"
+		cli/topoctl set cascade --dry-run >/dev/null; echo "dry-run exit $?"
+		# no Recheck from here: the reopened event source must tell topod
+		n() { cli/topoctl -j status | jq -r .gpus; }
+		a=$(for d in /sys/bus/pci/devices/*; do
+			[[ $(<"$d/class") == 0x0380* ]] && basename "$d"; done | sort | sed -n 8p)
+		echo 1 >"/sys/bus/pci/devices/$a/remove"
+		for _ in $(seq 50); do [[ $(n) == 7 ]] && break; sleep 0.1; done
+		echo "removed: $(st)"
+		echo 1 >/sys/bus/pci/rescan
+		for _ in $(seq 50); do [[ $(n) == 8 ]] && break; sleep 0.1; done
+		echo "rescanned: $(st)"' 2>&1) || true
+	tap "$([[ $out == *'gone {"layout":"unknown","gpus":0}'* && $out == *'back {"layout":"balance","gpus":8}'* &&
+		$out == *"dry-run exit 0"* ]] && echo 1 || echo 0)" \
+		"mux: pcitopo.ko unloaded under topod: layout unknown; loaded again: balance, 8 GPUs, a dry run proceeds" "$out"
+	tap "$([[ $out == *'removed: {"layout":"balance","gpus":7}'* &&
+		$out == *'rescanned: {"layout":"balance","gpus":8}'* ]] && echo 1 || echo 0)" \
+		"mux: after the reload topod follows the module's events again: GPU7 removed -> 7 GPUs, rescanned -> 8 (no Recheck)" "$out"
 	# who may switch is polkit's to say, through the shipped rule: a
 	# member of the group pcitopo may, nobody else without authenticating
 	out=$(grun bash -c 'groupadd -f pcitopo &&

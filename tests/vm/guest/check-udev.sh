@@ -10,7 +10,8 @@
 # a switch downstream port (104c:8233) and upstream port (104c:8232) and a
 # root port add: PCITOPO_KIND, the "pcitopo" tag and the RUN of busctl's
 # Recheck call; an NVMe drive and a NIC add, and a GPU "change": none of
-# them. TAP on stdout. (`udevadm test` runs no RUN program; it lists them.)
+# them; the pcitopo module's own add and remove: the Recheck only, another
+# module's: nothing. TAP on stdout. (`udevadm test` runs no RUN program; it lists them.)
 set -uo pipefail
 root=${PCITOPO_ROOT:-$(pwd)}
 n=0 failed=0
@@ -71,6 +72,21 @@ yes_case add "$rp" port "root port"
 no_case add "$nvme" "NVMe drive"
 no_case add "$nic" "NIC"
 no_case change "$gpu" "GPU"
+
+# the module itself (/sys/module/pcitopo, once it is loaded)
+grep -q '^pcitopo ' /proc/modules || insmod "$root/kmod/pcitopo.ko" ||
+	tap 0 "insmod kmod/pcitopo.ko (make first)"
+for a in add remove; do
+	out=$(udevadm test --action="$a" /sys/module/pcitopo 2>&1)
+	tap "$(has "$out" "$recheck" && ! tagged "$out" && ! grep -q '^PCITOPO_KIND=' <<<"$out" &&
+		echo 1 || echo 0)" "module pcitopo ($a): RUN busctl ... Recheck, no tag or kind" "$out"
+done
+other=$(for m in /sys/module/*/initstate; do m=${m%/initstate}; [[ ${m##*/} != pcitopo ]] && echo "$m" && break; done)
+if [[ -n $other ]]; then
+	out=$(udevadm test --action=add "$other" 2>&1)
+	tap "$(! grep -q 'org.pcitopo.Topod1 Recheck' <<<"$out" && grep -q '^ACTION=add' <<<"$out" && echo 1 || echo 0)" \
+		"module ${other##*/} (add): not pcitopo's" "$out"
+fi
 
 echo "1..$n"
 ((failed == 0))
