@@ -329,7 +329,8 @@ static void print_text(struct ctx *c, const struct plan *p)
 				"budgets%s)\n", (double)p->budget_ms / 1e3,
 				strcmp(p->outcome, "online") &&
 				strcmp(p->outcome, "power-cycle") ? "" :
-				"; units get up to 90 s each to stop");
+				"; on top, each unit stopped gets its own stop and "
+				"start timeouts");
 	}
 	if (!strcmp(p->auth, "yes"))
 		fputs("You:         may switch\n", f);

@@ -147,15 +147,15 @@ if start mux balance && up emulated-mux; then
 		printf "Model: \t stand-in\nIRQ:  \t 0\nDevice Minor: \t 2\n" \
 			>"/proc/driver/nvidia/gpus/$a/information"
 		: >/dev/nvidia2
-		sleep 300 </dev/nvidia2 & holder=$!
+		exec 4</dev/nvidia2	# this shell holds it: its pid and name are known
 		cli/topoctl set cascade --dry-run; echo "dry-run exit $?"
-		echo "holder pid $holder gpu $a"
-		kill $holder; rm -f /dev/nvidia2; umount /proc/driver' 2>&1) || true
+		echo "holder pid $$ gpu $a"
+		exec 4<&-; rm -f /dev/nvidia2; umount /proc/driver' 2>&1) || true
 	pid=$(sed -n 's/^holder pid \([0-9]*\) .*/\1/p' <<<"$out")
 	a5=$(sed -n 's/^holder pid .* gpu //p' <<<"$out")
 	tap "$([[ -n $pid && -n $a5 && $out == *"dry-run exit 1"* &&
-		$out == *"Holders:     pid $pid (sleep) holds /dev/nvidia2"* &&
-		$out == *"Verdict:     would be refused (DeviceBusy): GPU $a5 is in use: pid $pid (sleep) holds /dev/nvidia2"* ]] &&
+		$out == *"Holders:     pid $pid (bash) holds /dev/nvidia2"* &&
+		$out == *"Verdict:     would be refused (DeviceBusy): GPU $a5 is in use: pid $pid (bash) holds /dev/nvidia2"* ]] &&
 		echo 1 || echo 0)" \
 		"mux: set --dry-run with GPU5's NVIDIA node held (driver's /proc file faked, minor 2): refused, /dev/nvidia2 and the holder named" "$out"
 	drivers() {
