@@ -4,7 +4,8 @@
  *                [--output FILE]: the whole model in a form other tools read.
  *
  *   json  {"summary", "devices", "paths"}: every object as the other -j
- *         commands print it; a snapshot to diff or to feed scripts.
+ *         commands print it; a snapshot to feed scripts, or for
+ *         `topoctl diff` to compare a later model with (diff.c).
  *   nccl  an NCCL topology file (NCCL_TOPO_FILE): <system version="1">, one
  *         <cpu numaid=N> per NUMA node of a host bridge (numaid="-1" when the
  *         firmware gave none), and below it one <pci> element per switch
@@ -35,7 +36,7 @@
 #include "ptc.h"
 #include "topoctl.h"
 
-static int export_json(struct ctx *c, const struct pt_topology *t)
+struct json_object *json_export(const struct pt_topology *t)
 {
 	struct json_object *o = json_object_new_object(), *a;
 	size_t i;
@@ -49,7 +50,12 @@ static int export_json(struct ctx *c, const struct pt_topology *t)
 	for (i = 0; i < t->n_paths; i++)
 		json_object_array_add(a, json_path(t, &t->paths[i]));
 	json_object_object_add(o, "paths", a);
-	emit_json(c, o);
+	return o;
+}
+
+static int export_json(struct ctx *c, const struct pt_topology *t)
+{
+	emit_json(c, json_export(t));
 	return 0;
 }
 

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * topoctl: shared declarations. Each object lives in its own file (show.c,
- * topo.c, port.c, dev.c, path.c, monitor.c, id.c, admin.c); main.c parses the
- * options and dispatches through one table; names.c turns "GPU3", "NIC0" or a
- * bus address into a device; fmt.c formats figures for text and JSON.
+ * topo.c, port.c, dev.c, path.c, monitor.c, id.c, admin.c, diff.c); main.c
+ * parses the options and dispatches through one table; names.c turns "GPU3",
+ * "NIC0" or a bus address into a device; fmt.c formats figures for text and
+ * JSON.
  *
  * Printers take the model (lib/model.h) and write to ctx->out, so that the
  * unit tests run them on synthetic topologies.
@@ -148,6 +149,17 @@ void print_ids(struct ctx *c, const struct pt_id *ids, int n);
  * unknown */
 int export_format(const char *name);
 int print_export(struct ctx *c, const struct pt_topology *t, int format);
+/* The object of `export --format json`: {"summary", "devices", "paths"}. */
+struct json_object *json_export(const struct pt_topology *t);
+/* diff.c: FILE's text (len bytes and a NUL; name: FILE in messages) as an
+ * export object in *out, checked as `diff` needs it; else a message on
+ * c->err and EXIT_USAGE. */
+int diff_parse(struct ctx *c, const char *name, const char *text, size_t len,
+	       struct json_object **out);
+/* Compare an export (diff_parse()) with t and print the differences; as
+ * diff(1): 0 none, 1 some, 2 trouble. name is FILE's, for the text. */
+int print_diff(struct ctx *c, const char *name, struct json_object *was,
+	       const struct pt_topology *t);
 
 /* objects */
 int do_show(struct ctx *c, int argc, char **argv);
@@ -162,6 +174,7 @@ int do_detach(struct ctx *c, int argc, char **argv);
 int do_refresh(struct ctx *c, int argc, char **argv);
 int do_export(struct ctx *c, int argc, char **argv);
 int do_snapshot(struct ctx *c, int argc, char **argv);
+int do_diff(struct ctx *c, int argc, char **argv);	/* diff.c */
 int do_advise(struct ctx *c, int argc, char **argv);	/* advise.c */
 int do_bench(struct ctx *c, int argc, char **argv);	/* bench.c */
 

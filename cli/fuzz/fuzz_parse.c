@@ -6,7 +6,8 @@
  * argv grammar (parse_options, match_cmd, `help OBJECT`), which run without
  * I/O. The input is split at NUL and newline bytes into words: each word
  * goes to every string parser, the words together form an argv, and the
- * whole input is read as an extra-ids file.
+ * whole input is read as an extra-ids file and as the FILE of `diff`
+ * (diff_parse, then print_diff against a synthetic layout).
  *
  * Built by `make -C cli fuzz` (clang -fsanitize=fuzzer,address,undefined);
  * without libFuzzer, standalone.c replays files through the same function.
@@ -90,6 +91,23 @@ static void argv_run(char **argv, int argc)
 	ctx_free(&c);
 }
 
+/* text: size bytes and a NUL, as do_diff() reads FILE; against one layout
+ * (by the size), text or JSON, so that an export costs one comparison */
+static void diff_run(const char *text, size_t size)
+{
+	struct ctx c = { .out = sink, .err = sink, .sysfs = "/sys",
+			 .json = size & 1 };
+	struct json_object *was;
+	int r;
+
+	if (diff_parse(&c, "fuzz", text, size, &was))
+		return;
+	r = print_diff(&c, "fuzz", was, &topo[size / 2 % SY_COUNT]);
+	if (r != 0 && r != 1)
+		abort();	/* an export diff_parse took compares */
+	json_object_put(was);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text, *argv[MAX_WORDS + 2];
@@ -111,6 +129,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (nids > PCITOPO_MAX_EXTRA_IDS)
 		abort();
 	free(ids);
+	diff_run(text, size);
 
 	argv[0] = (char *)"topoctl";
 	for (i = 0; i <= size; i++) {

@@ -502,6 +502,101 @@ static void test_events(void)
 	pt_topology_free(&t);
 }
 
+/* print_diff() of FILE (an export of was, through its text as do_diff()
+ * reads it) against t, into a malloc()ed string; *rc its exit status. */
+static char *diff_capture(const struct pt_topology *was,
+			  const struct pt_topology *t, bool json, int *rc)
+{
+	struct ctx c = { .json = json, .err = stderr, .sysfs = SYSFS };
+	struct json_object *e = json_export(was), *o = NULL;
+	const char *text = json_object_to_json_string(e);
+	char *buf = NULL;
+	size_t len = 0;
+
+	*rc = diff_parse(&c, "FILE", text, strlen(text), &o);
+	json_object_put(e);
+	if (*rc)
+		return NULL;
+	c.out = open_memstream(&buf, &len);
+	if (!c.out)
+		abort();
+	*rc = print_diff(&c, "FILE", o, t);
+	fclose(c.out);
+	json_object_put(o);
+	return buf;
+}
+
+/* topoctl diff on the synthetic layouts: each against itself and the others,
+ * and one fault in balance (the module's figures, not sysfs's) */
+static void test_diff(void)
+{
+	struct pt_topology t[SY_COUNT], x;
+	struct pt_device *d;
+	char want[128];
+	int l, m, rc;
+	char *s;
+
+	for (l = 0; l < SY_COUNT; l++)
+		if (synth_build(&t[l], (enum synth_layout)l))
+			return;
+	for (l = 0; l < SY_COUNT; l++)
+		for (m = 0; m < SY_COUNT; m++) {
+			s = diff_capture(&t[m], &t[l], false, &rc);
+			snprintf(want, sizeof(want), "~ layout: %s -> %s "
+				 "(FILE was taken in another layout)\n",
+				 synth_layout_names[m], synth_layout_names[l]);
+			if (l == m)
+				ok(rc == 0 && s && !strcmp(s, "no differences\n"),
+				   "diff: %s export against itself: no differences (exit %d)",
+				   synth_layout_names[l], rc);
+			else
+				ok(rc == 1 && s && !strncmp(s, want, strlen(want)),
+				   "diff: %s export against %s: the layout first (exit %d)",
+				   synth_layout_names[m], synth_layout_names[l], rc);
+			free(s);
+		}
+
+	/* GPU6 of balance trained x8 of x16: now its slot gives x8 at most,
+	 * and it trains at all it has; the speeds, bandwidths and generation
+	 * that move at idle do not count */
+	if (synth_build(&x, SY_BALANCE))
+		goto out;
+	d = (struct pt_device *)by(&x, "GPU6");
+	d->link_max_width = 8;
+	d->link_flags &= ~PCITOPO_LINK_F_WIDTH_DOWN;
+	d->link_max_bw /= 2;
+	x.summary.generation += 7;
+	((struct pt_device *)by(&x, "GPU1"))->link_speed = 32000;
+	x.paths[0].bottleneck_bw /= 3;
+	s = diff_capture(&t[SY_BALANCE], &x, false, &rc);
+	if (!ok(rc == 1 && s && !strcmp(s,
+		"~ GPU6 0000:85:00.0: link max width x16 -> x8\n"
+		"~ GPU6 0000:85:00.0: link downtrained-width yes -> no\n"
+		"2 differences\n"),
+		"diff: balance GPU6 x16 -> x8, flag cleared, nothing else (exit %d)",
+		rc))
+		printf("# got:\n%s", s ? s : "(nothing)\n");
+	free(s);
+	s = diff_capture(&t[SY_BALANCE], &x, true, &rc);
+	{
+		struct json_object *o = s ? parse_json(s) : NULL;
+		const char *f = jstr(o, "differences.0.field");
+		const char *w = jstr(o, "differences.0.was");
+		const char *n = jstr(o, "differences.1.now");
+
+		ok(rc == 1 && o && !strcmp(jstr(o, "same"), "false") &&
+		   f && !strcmp(f, "link.max_width") && w && !strcmp(w, "16") &&
+		   n && !strcmp(n, "false") && !jstr(o, "differences.2"),
+		   "diff -j: balance GPU6 link.max_width 16, downtrained_width now false");
+		json_object_put(o);
+	}
+	free(s);
+	pt_topology_free(&x);
+out:
+	for (l = 0; l < SY_COUNT; l++)
+		pt_topology_free(&t[l]);
+}
+
 static int emit(int argc, char **argv)
 {
 	struct pt_topology t;
@@ -540,5 +635,6 @@ int main(int argc, char **argv)
 	test_fmt();
 	test_prom_escape();
 	test_events();
+	test_diff();
 	return tap_done();
 }
