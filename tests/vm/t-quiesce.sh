@@ -29,7 +29,9 @@
 #   D. from cascade, a BMC failure with the GPU service masked while it runs
 #      (it stops, it cannot start): the rollback puts the hardware back
 #      (no GPU left detached, the journal removed: nothing left to redo),
-#      rollback-restore fails naming the unit, State idle, LastError both.
+#      rollback-restore fails naming the unit, State idle, LastError both;
+#   E. pcitopo-metrics.timer started: the hardened service writes
+#      node_exporter's textfile from the module.
 # One real move (C; in A, B and D nothing moves): QEMU 7.2 aborts ("RAMBlock
 # .../bochs-display-vram already registered") when a MUX move adds a
 # stand-in GPU on a port that had one earlier in the same run (balance ->
@@ -277,6 +279,24 @@ job=$(cat "$dir/out/topod-state/job" 2>/dev/null) || job=
 eq "$job" "" "masked: no journal left: the hardware is back, a restart of topod has nothing to redo" "$job"
 eq "$(events "$P" "$nP") $(unitp "$P" ActiveState)" "stop inactive" "masked: $P stopped once, not started" "$(new "$P" "$nP")"
 stopped_first "masked: $P stopped before any GPU was detached" "$(new "$P" "$nP" | grep -m1 ' event=stop ')" cascade
+
+# --- E. the metrics timer under this systemd -----------------------------
+# pcitopo-metrics.service is hardened (ProtectSystem=strict, AF_NETLINK
+# only, a system call filter): it must still read the module and write
+# node_exporter's textfile; its timer, started late, fires at once
+echo "# E. pcitopo-metrics.timer"
+out=$(grun bash -c 'd=/var/lib/prometheus/node-exporter
+	mkdir -p "$d"; rm -f "$d/pcitopo.prom"
+	systemctl start pcitopo-metrics.timer
+	for _ in $(seq 100); do [[ -s $d/pcitopo.prom ]] && break; sleep 0.1; done
+	echo "result=$(systemctl show -p Result --value pcitopo-metrics.service) mode=$(stat -c %a "$d/pcitopo.prom" 2>&1)"
+	echo "timer=$(systemctl is-active pcitopo-metrics.timer)"
+	grep -E "^pcitopo_(layout\{layout=\"cascade\"\}|gpus|generation) " "$d/pcitopo.prom" | sort | tr "\n" " "; echo
+	ls -a "$d" | tr "\n" " "' 2>&1) || true
+tap "$([[ $out == *"result=success mode=644"* && $out == *"timer=active"* &&
+	$out == *'pcitopo_gpus 8 pcitopo_layout{layout="cascade"} 1'* && $out != *"pcitopo_generation 0 "* &&
+	$out == *". .. pcitopo.prom "* ]] && echo 1 || echo 0)" \
+	"metrics: the timer ran the hardened service: pcitopo.prom (0644, nothing else left) says cascade, 8 GPUs, from the module" "$out"
 
 echo "# $P's log:"
 ulog "$P" | sed 's/^/#   /'
