@@ -260,6 +260,26 @@ enum pcitopo_layout pt_platform_layout_by_name(const char *name)
 	return PCITOPO_LAYOUT_UNKNOWN;
 }
 
+/* the file's spelling, which topod's D-Bus properties and logs repeat */
+static const char *const method_names[] = {
+	[PT_PLAT_METHOD_SWITCHFW] = "switchfw",
+	[PT_PLAT_METHOD_MUX] = "mux",
+};
+static const char *const apply_names[] = {
+	[PT_PLAT_APPLY_ONLINE] = "online",
+	[PT_PLAT_APPLY_POWER_CYCLE] = "power-cycle",
+};
+
+const char *pt_platform_method_name(enum pt_plat_method m)
+{
+	return m <= PT_PLAT_METHOD_MUX ? method_names[m] : "unknown";
+}
+
+const char *pt_platform_apply_name(enum pt_plat_apply a)
+{
+	return a <= PT_PLAT_APPLY_POWER_CYCLE ? apply_names[a] : "unknown";
+}
+
 static const char *const state_names[] = {
 	"idle", "busy", "done", "failed", "unknown",
 };
@@ -630,9 +650,9 @@ static int parse(struct pctx *c, config_setting_t *root, struct pt_platform *p)
 	if (!s)
 		return ret;
 	v = config_setting_get_string(s);
-	if (!strcmp(v, "switchfw"))
+	if (!strcmp(v, method_names[PT_PLAT_METHOD_SWITCHFW]))
 		p->method = PT_PLAT_METHOD_SWITCHFW;
-	else if (!strcmp(v, "mux"))
+	else if (!strcmp(v, method_names[PT_PLAT_METHOD_MUX]))
 		p->method = PT_PLAT_METHOD_MUX;
 	else
 		return perr(c, s, "unknown method \"%s\" (expected switchfw "
@@ -642,9 +662,9 @@ static int parse(struct pctx *c, config_setting_t *root, struct pt_platform *p)
 	if (!s)
 		return ret;
 	v = config_setting_get_string(s);
-	if (!strcmp(v, "online"))
+	if (!strcmp(v, apply_names[PT_PLAT_APPLY_ONLINE]))
 		p->apply = PT_PLAT_APPLY_ONLINE;
-	else if (!strcmp(v, "power-cycle"))
+	else if (!strcmp(v, apply_names[PT_PLAT_APPLY_POWER_CYCLE]))
 		p->apply = PT_PLAT_APPLY_POWER_CYCLE;
 	else
 		return perr(c, s, "unknown apply \"%s\" (expected online or "

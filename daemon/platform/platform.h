@@ -126,6 +126,9 @@ int pt_platform_load(const char *path, struct pt_platform *plat,
 const char *pt_platform_layout_name(enum pcitopo_layout l);
 enum pcitopo_layout pt_platform_layout_by_name(const char *name);
 const char *pt_platform_state_name(enum pt_plat_state s);
+/* "switchfw", "mux"; "online", "power-cycle": as the platform file has them */
+const char *pt_platform_method_name(enum pt_plat_method m);
+const char *pt_platform_apply_name(enum pt_plat_apply a);
 
 /*
  * Decode a status response (data after the completion code). -EBADMSG if

@@ -233,10 +233,8 @@ static int method_status(sd_bus_message *m, void *userdata,
 	APPEND(t, "Generation", "t", d->committed.generation);
 	APPEND(s, "CommittedLayout", "s", lname(d->committed.layout));
 	APPEND(s, "Platform", "s", d->plat.name);
-	APPEND(s, "Method", "s",
-	       d->plat.method == PT_PLAT_METHOD_MUX ? "mux" : "switchfw");
-	APPEND(s, "Apply", "s", d->plat.apply == PT_PLAT_APPLY_ONLINE ?
-	       "online" : "power-cycle");
+	APPEND(s, "Method", "s", pt_platform_method_name(d->plat.method));
+	APPEND(s, "Apply", "s", pt_platform_apply_name(d->plat.apply));
 	APPEND(u, "GPUs", "u", d->gpus);
 	APPEND(t, "ModuleGeneration", "t", d->module_generation);
 	APPEND(s, "BMC", "s", d->cfg.transport == BMC_INBAND ? d->cfg.device :

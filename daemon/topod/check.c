@@ -88,22 +88,18 @@ static void check_bmc(const struct tconfig *c)
 
 static void print_platform(const char *path, const struct pt_platform *p)
 {
-	static const char *const names[] = { "balance", "common", "cascade" };
-	enum pcitopo_layout l[] = { PCITOPO_LAYOUT_BALANCE,
-				    PCITOPO_LAYOUT_COMMON,
-				    PCITOPO_LAYOUT_CASCADE };
-
-	printf("platform: %s: %s (\"%s\" \"%s\"), method %s, apply %s\n", path,
-	       p->name, p->vendor, p->model,
-	       p->method == PT_PLAT_METHOD_MUX ? "mux" : "switchfw",
-	       p->apply == PT_PLAT_APPLY_ONLINE ? "online" : "power-cycle");
 	const char *sep = " ";
 
+	printf("platform: %s: %s (\"%s\" \"%s\"), method %s, apply %s\n", path,
+	       p->name, p->vendor, p->model, pt_platform_method_name(p->method),
+	       pt_platform_apply_name(p->apply));
 	printf("layouts: ");
-	for (unsigned int i = 0; i < 3; i++) {
-		if (!p->layouts[l[i]].present)
+	for (int l = PCITOPO_LAYOUT_BALANCE; l <= PCITOPO_LAYOUT_CASCADE; l++) {
+		if (!p->layouts[l].present)
 			continue;
-		printf("%s%s (%u GPUs)", sep, names[i], p->layouts[l[i]].gpus);
+		printf("%s%s (%u GPUs)", sep,
+		       pt_platform_layout_name((enum pcitopo_layout)l),
+		       p->layouts[l].gpus);
 		sep = ", ";
 	}
 	printf("\nmoving:   %u GPU(s); budgets: BMC job %u ms, reenumerate %u "

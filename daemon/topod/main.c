@@ -415,9 +415,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	tlog(LOG_NOTICE, "platform %s (%s, %s), BMC %s, layout %s, state %s",
-	     d.plat.name,
-	     d.plat.method == PT_PLAT_METHOD_MUX ? "mux" : "switchfw",
-	     d.plat.apply == PT_PLAT_APPLY_ONLINE ? "online" : "power-cycle",
+	     d.plat.name, pt_platform_method_name(d.plat.method),
+	     pt_platform_apply_name(d.plat.apply),
 	     d.cfg.transport == BMC_INBAND ? d.cfg.device : d.cfg.host,
 	     lname(d.layout), d.cfg.state_dir);
 

@@ -87,9 +87,8 @@ static int append_plan(sd_bus_message *reply, const struct topod *d,
 	ADD("Phase", "s", d->phase);
 	ADD("NoOp", "b", (int)(pl->outcome == TO_NONE));
 	ADD("Outcome", "s", toutcome_name(pl->outcome));
-	ADD("Method", "s", p->method == PT_PLAT_METHOD_MUX ? "mux" : "switchfw");
-	ADD("Apply", "s", p->apply == PT_PLAT_APPLY_ONLINE ? "online" :
-	    "power-cycle");
+	ADD("Method", "s", pt_platform_method_name(p->method));
+	ADD("Apply", "s", pt_platform_apply_name(p->apply));
 	/* for this switch (unknown while a switch is in flight: the platform) */
 	ADD("PowerCycleNeeded", "b", (int)(pl->outcome == TO_PENDING ||
 	    pl->outcome == TO_POWER_CYCLE || (pl->outcome == TO_UNKNOWN &&
