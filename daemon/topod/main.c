@@ -40,25 +40,27 @@ static int on_module_event(sd_event_source *s, int fd, uint32_t revents,
  * Recheck): module_attach() opens it where it is missing, and
  * module_snapshot() opens it again when it went away or came back.
  */
-static void module_attach(struct topod *d)
+/* 0 with or without the module (d->hw says which); -errno when its event
+ * source cannot be added to the loop */
+static int module_attach(struct topod *d)
 {
 	char err[256];
-	int r;
+	int r = 0;
 
 	if (hw_open(&d->cfg, &d->plat, true, &d->hw, err, sizeof(err))) {
 		d->hw = NULL;
 		tlog(LOG_DEBUG, "%s", err);
-		return;
+		return 0;
 	}
 	if (hw_add_ids(d->hw, &d->plat))
 		tlog(LOG_WARNING, "could not add the platform's GPU IDs");
-	/* at start the loop does not exist yet: main() adds the source */
-	if (d->event && hw_fd(d->hw) >= 0) {
+	if (hw_fd(d->hw) >= 0) {
 		r = sd_event_add_io(d->event, &d->hw_source, hw_fd(d->hw),
 				    EPOLLIN, on_module_event, d);
 		if (r < 0)
 			tlog(LOG_ERR, "module events: %s", strerror(-r));
 	}
+	return r;
 }
 
 static void module_detach(struct topod *d)
@@ -75,7 +77,7 @@ static int module_snapshot(struct topod *d, struct hw_snap *s)
 	int r;
 
 	if (!d->hw) {
-		module_attach(d);
+		(void)module_attach(d);
 		if (!d->hw)
 			return -ENOENT;
 		tlog(LOG_NOTICE, "pcitopo module loaded");
@@ -90,7 +92,7 @@ static int module_snapshot(struct topod *d, struct hw_snap *s)
 	tlog(LOG_NOTICE, "pcitopo module %s: opening it again",
 	     r ? err : "loaded again");
 	module_detach(d);
-	module_attach(d);
+	(void)module_attach(d);	/* a lost event source is logged there */
 	if (!d->hw)
 		return -ENOENT;
 	return hw_snapshot(d->hw, s, err, sizeof(err));
@@ -360,23 +362,6 @@ int main(int argc, char **argv)
 		tlog(LOG_ERR, "state dir %s: %m", d.cfg.state_dir);
 		return 1;
 	}
-	module_attach(&d);
-	if (!d.hw)
-		tlog(LOG_WARNING, "pcitopo module not loaded: the layout is "
-		     "unknown until it is (modprobe pcitopo)");
-	r = tj_committed_read(d.cfg.state_dir, &d.committed);
-	if (r && r != -ENOENT)
-		tlog(LOG_WARNING, "%s/%s unreadable (%s): starting afresh",
-		     d.cfg.state_dir, TJ_STATE_FILE, strerror(-r));
-	snprintf(d.last_error, sizeof(d.last_error), "%s",
-		 d.committed.last_error);
-	topod_refresh(&d, false);
-	if (!d.committed.layout && d.layout >= PCITOPO_LAYOUT_BALANCE &&
-	    d.layout <= PCITOPO_LAYOUT_CASCADE) {
-		d.committed.layout = d.layout;
-		(void)tj_committed_write(d.cfg.state_dir, &d.committed);
-	}
-
 	if (pipe2(d.msg_pipe, O_CLOEXEC | O_NONBLOCK) < 0) {
 		tlog(LOG_ERR, "pipe: %m");
 		return 1;
@@ -393,12 +378,28 @@ int main(int argc, char **argv)
 	if (r >= 0)
 		r = sd_event_add_io(d.event, NULL, d.msg_pipe[0], EPOLLIN,
 				    on_msg, &d);
-	if (r >= 0 && d.hw && hw_fd(d.hw) >= 0)
-		r = sd_event_add_io(d.event, &d.hw_source, hw_fd(d.hw),
-				    EPOLLIN, on_module_event, &d);
+	/* the loop first: the module's event source goes into it, here as
+	 * when the module is opened again later (module_snapshot()) */
+	if (r >= 0)
+		r = module_attach(&d);
 	if (r < 0) {
 		tlog(LOG_ERR, "event loop: %s", strerror(-r));
 		return 1;
+	}
+	if (!d.hw)
+		tlog(LOG_WARNING, "pcitopo module not loaded: the layout is "
+		     "unknown until it is (modprobe pcitopo)");
+	r = tj_committed_read(d.cfg.state_dir, &d.committed);
+	if (r && r != -ENOENT)
+		tlog(LOG_WARNING, "%s/%s unreadable (%s): starting afresh",
+		     d.cfg.state_dir, TJ_STATE_FILE, strerror(-r));
+	snprintf(d.last_error, sizeof(d.last_error), "%s",
+		 d.committed.last_error);
+	topod_refresh(&d, false);
+	if (!d.committed.layout && d.layout >= PCITOPO_LAYOUT_BALANCE &&
+	    d.layout <= PCITOPO_LAYOUT_CASCADE) {
+		d.committed.layout = d.layout;
+		(void)tj_committed_write(d.cfg.state_dir, &d.committed);
 	}
 	r = sd_bus_open_system(&d.bus);
 	if (r < 0) {
