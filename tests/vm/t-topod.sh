@@ -43,6 +43,13 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 grun() { "$srv" run "$dir" --timeout "${T:-120}" "$@"; }
+# gpu N, for the guest: GPUN's address (the stand-ins, class 0x0380, in bus
+# order, as topoctl numbers them); prefix a guest script with "$gpu_fn"
+# shellcheck disable=SC2016 # expands in the guest
+gpu_fn='gpu() { for d in /sys/bus/pci/devices/*; do
+	[[ $(<"$d/class") == 0x0380* ]] && basename "$d"; done | sort | sed -n "$(($1 + 1))p"; }
+'
+
 view() { grun bash -c 'cd /sys/kernel/pcitopo && echo "$(<layout) $(<count_gpus)"'; }
 up() {	# up PLATFORM: module, dbus, topod in the guest
 	local out ok=1
@@ -81,15 +88,14 @@ if start mux balance && up emulated-mux; then
 	# the module unloaded and loaded again under a running topod: udev's
 	# module event calls Recheck (here by hand: no udevd in this guest);
 	# topod drops it, then opens it again, with its events
-	out=$(grun bash -c 'recheck() { busctl --system call org.pcitopo.Topod /org/pcitopo/Topod org.pcitopo.Topod1 Recheck; }
+	out=$(grun bash -c "$gpu_fn"'recheck() { busctl --system call org.pcitopo.Topod /org/pcitopo/Topod org.pcitopo.Topod1 Recheck; }
 		st() { cli/topoctl -j status | jq -c "{layout, gpus}"; }
 		rmmod pcitopo && recheck && echo "gone $(st)"
 		insmod kmod/pcitopo.ko && recheck && echo "back $(st)"
 		cli/topoctl set cascade --dry-run >/dev/null; echo "dry-run exit $?"
 		# no Recheck from here: the reopened event source must tell topod
 		n() { cli/topoctl -j status | jq -r .gpus; }
-		a=$(for d in /sys/bus/pci/devices/*; do
-			[[ $(<"$d/class") == 0x0380* ]] && basename "$d"; done | sort | sed -n 8p)
+		a=$(gpu 7)
 		echo 1 >"/sys/bus/pci/devices/$a/remove"
 		for _ in $(seq 50); do [[ $(n) == 7 ]] && break; sleep 0.1; done
 		echo "removed: $(st)"
@@ -115,9 +121,8 @@ if start mux balance && up emulated-mux; then
 	eq "$(view)" "balance 8" "mux: and nothing moved"
 	# a real GPU driver bound: bochs-drm, the stand-ins' DRM driver, gives
 	# every GPU a /dev/dri/cardN; a process holding GPU4's is named
-	out=$(grun bash -c 'modprobe bochs || exit 3
-		a=$(for d in /sys/bus/pci/devices/*; do
-			[[ $(<"$d/class") == 0x0380* ]] && basename "$d"; done | sort | sed -n 5p)
+	out=$(grun bash -c "$gpu_fn"'modprobe bochs || exit 3
+		a=$(gpu 4)
 		for _ in $(seq 50); do
 			card=$(ls "/sys/bus/pci/devices/$a/drm" 2>/dev/null | grep "^card") && break
 			sleep 0.2
@@ -140,8 +145,7 @@ if start mux balance && up emulated-mux; then
 	# in /proc/PID/fd. No NVIDIA driver runs here, so a tmpfs over
 	# /proc/driver holds that file (minor 2 for GPU5: the node's number is
 	# the driver's, not the GPU's index) and /dev/nvidia2 is a plain file.
-	out=$(grun bash -c 'a=$(for d in /sys/bus/pci/devices/*; do
-			[[ $(<"$d/class") == 0x0380* ]] && basename "$d"; done | sort | sed -n 6p)
+	out=$(grun bash -c "$gpu_fn"'a=$(gpu 5)
 		mount -t tmpfs nvidia-standin /proc/driver || exit 3
 		mkdir -p "/proc/driver/nvidia/gpus/$a"
 		printf "Model: \t stand-in\nIRQ:  \t 0\nDevice Minor: \t 2\n" \
@@ -187,8 +191,7 @@ if start mux balance && up emulated-mux; then
 	after=$(grun cli/topoctl topo 2>&1) || true
 	echo "# after:"; sed 's/^/#   /' <<<"$after"
 	# a process holding a moving GPU (GPU4's config space) open: DeviceBusy
-	out=$(grun bash -c 'a=$(for d in /sys/bus/pci/devices/*; do
-			[[ $(<"$d/class") == 0x0380* ]] && basename "$d"; done | sort | sed -n 5p)
+	out=$(grun bash -c "$gpu_fn"'a=$(gpu 4)
 		exec 3<"/sys/bus/pci/devices/$a/config"
 		cli/topoctl set common' 2>&1) && rc=0 || rc=$?
 	tap "$([[ $rc == 1 && $out == *"is in use"* ]] && echo 1 || echo 0)" \
