@@ -48,9 +48,15 @@ struct ptc_node {
 	u16 device;
 	u32 class;		/* 24-bit class code */
 	u8 kind;		/* enum pcitopo_kind; PCITOPO_KIND_NONE: let ptc_resolve
-				 * decide from role and class (ptc_kind_of_class)
+				 * decide from role, IDs, class and parent
+				 * (ptc_endpoint_kind, no extra IDs)
 				 */
 	s32 numa_node;		/* -1 if unknown */
+	bool has_socket;	/* socket known: the CPU package of the node's
+				 * first CPU (AMD's NPS2/NPS4 and Intel's SNC
+				 * put several NUMA nodes on one socket)
+				 */
+	u16 socket;		/* physical package id, if has_socket */
 	u8 root_bus;		/* number of the root bus above (host bridge id with domain) */
 	bool has_link;		/* has a PCIe capability with a link (not an RCiEP,
 				 * not a root port: a root port's link is its child's)
@@ -125,8 +131,16 @@ u32 ptc_speed_from_lnk(u8 field);
 /* The generation (1..6) of a speed in MT/s, 0 if unknown. */
 u8 ptc_speed_gen(u32 speed_mts);
 
-/* Kind of an endpoint from its class code alone: GPU, NIC, NVME or NONE. */
-u8 ptc_kind_of_class(u32 class);
+/*
+ * Kind of an endpoint: GPU, NIC, NVME, DISPLAY or NONE (not of interest),
+ * from its vendor ID, class code, the kind its extra ID gives
+ * (PCITOPO_KIND_NONE if it has none) and whether it sits on a conventional
+ * PCI bus (its upstream bridge is a PCI or PCIe-to-PCI bridge, role
+ * PCITOPO_ROLE_BRIDGE). The whole rule, with a reason per case, is in
+ * ptc_kind.c.
+ */
+u8 ptc_endpoint_kind(u16 vendor, u32 class, u8 extra_kind,
+		     bool behind_pci_bridge);
 
 /*
  * Whether two folded Broadcom switch levels should count as one: true for the

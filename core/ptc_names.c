@@ -53,6 +53,7 @@ static const char * const ptc_kind_names[] = {
 	[PCITOPO_KIND_GPU] = "gpu",
 	[PCITOPO_KIND_NIC] = "nic",
 	[PCITOPO_KIND_NVME] = "nvme",
+	[PCITOPO_KIND_DISPLAY] = "display",
 };
 
 const char *ptc_class_name(u8 class)

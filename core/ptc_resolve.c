@@ -25,7 +25,8 @@
  *              DOWNSTREAM: the bridge_id of its switch (itself if none).
  *              ROOT_PORT, BRIDGE: itself. Endpoints: PTC_NONE.
  *   kind       if the caller left PCITOPO_KIND_NONE: PCITOPO_KIND_PORT for
- *              bridges, ptc_kind_of_class() for endpoints. Written back into
+ *              bridges, ptc_endpoint_kind() for endpoints (no extra ID;
+ *              behind a PCI bridge if the parent's role is BRIDGE). Written back into
  *              the input field: a caller that re-resolves after a class change
  *              resets it to NONE first.
  *   link_max   per figure (speed, width): the lower of the node's LnkCap and
@@ -138,15 +139,20 @@ static s32 ptc_derive_bridge_id(const struct ptc_topo *t, s32 i)
 	}
 }
 
-static u8 ptc_derive_kind(const struct ptc_node *n)
+static u8 ptc_derive_kind(const struct ptc_topo *t, const struct ptc_node *n)
 {
+	bool pci_bus;
+
 	if (n->kind != PCITOPO_KIND_NONE)
 		return n->kind;
 	if (ptc_role_is_bridge(n->role))
 		return PCITOPO_KIND_PORT;
-	if (n->role == PCITOPO_ROLE_ENDPOINT)
-		return ptc_kind_of_class(n->class);
-	return PCITOPO_KIND_NONE;
+	if (n->role != PCITOPO_ROLE_ENDPOINT)
+		return PCITOPO_KIND_NONE;
+	pci_bus = n->parent != PTC_NONE &&
+		  t->nodes[n->parent].role == PCITOPO_ROLE_BRIDGE;
+	return ptc_endpoint_kind(n->vendor, n->class, PCITOPO_KIND_NONE,
+				 pci_bus);
 }
 
 /* The lower of two figures where 0 means unknown. */
@@ -199,7 +205,7 @@ static void ptc_derive(struct ptc_topo *t, s32 i)
 		n->root_port = p ? p->root_port : PTC_NONE;
 	n->sw = ptc_derive_sw(t, i);
 	n->bridge_id = ptc_derive_bridge_id(t, i);
-	n->kind = ptc_derive_kind(n);
+	n->kind = ptc_derive_kind(t, n);
 	ptc_derive_link(n, p);
 }
 

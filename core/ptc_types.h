@@ -24,6 +24,7 @@ static inline u64 ptc_div_u64(u64 n, u32 d)
 }
 #else
 #include <errno.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -36,6 +37,11 @@ typedef uint32_t u32;
 typedef uint64_t u64;
 typedef int32_t s32;
 typedef int64_t s64;
+
+/* The kernel build checks the formats of __printf functions; this one not. */
+#ifndef __printf
+#define __printf(a, b)
+#endif
 
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))

@@ -3,7 +3,7 @@
  * pcitopo: read the PCI tree into the core's input fields.
  *
  * Every bridge (a pci_dev with a subordinate bus) and every endpoint whose
- * kind is GPU, NIC or NVMe (class code, or an extra ID) becomes one
+ * kind is GPU, NIC, NVMe or display (ptc_endpoint_kind()) becomes one
  * struct ptc_node. pci_walk_bus() visits a bridge before the devices below
  * it, so a node's parent always has a smaller index. Nothing here keeps a
  * pointer to a pci_dev: the nodes are copies.
@@ -12,6 +12,7 @@
 
 #include <linux/bitfield.h>
 #include <linux/pci.h>
+#include <linux/topology.h>
 
 #include "pcitopo.h"
 
@@ -143,6 +144,23 @@ static void pcitopo_read_slot(struct pci_dev *dev, struct ptc_node *n)
 		n->hotplug = true;
 }
 
+/*
+ * The CPU socket of the device's NUMA node: the package of the node's first
+ * CPU. Unknown for a node without CPUs, or without a node.
+ */
+static void pcitopo_read_socket(struct ptc_node *n)
+{
+	unsigned int cpu;
+
+	if (n->numa_node < 0 || n->numa_node >= nr_node_ids)
+		return;
+	cpu = cpumask_first(cpumask_of_node(n->numa_node));
+	if (cpu >= nr_cpu_ids)
+		return;
+	n->has_socket = true;
+	n->socket = topology_physical_package_id(cpu);
+}
+
 static void pcitopo_walk_fill(struct pcitopo_walk_ctx *ctx, struct pci_dev *dev,
 			      struct ptc_node *n, u8 role, u8 kind)
 {
@@ -163,6 +181,7 @@ static void pcitopo_walk_fill(struct pcitopo_walk_ctx *ctx, struct pci_dev *dev,
 	n->class = dev->class;
 	n->kind = kind;
 	n->numa_node = dev_to_node(&dev->dev);
+	pcitopo_read_socket(n);
 	n->root_bus = root->number;
 	if (pci_is_pcie(dev)) {
 		pcitopo_read_link(dev, n);
@@ -181,10 +200,14 @@ static int pcitopo_walk_one(struct pci_dev *dev, void *data)
 		role = pcitopo_bridge_role(dev);
 		kind = PCITOPO_KIND_PORT;
 	} else {
+		struct pci_dev *up = pci_upstream_bridge(dev);
+
 		role = PCITOPO_ROLE_ENDPOINT;
-		kind = pcitopo_ids_kind(ctx->ids, dev->vendor, dev->device);
-		if (kind == PCITOPO_KIND_NONE)
-			kind = ptc_kind_of_class(dev->class);
+		kind = ptc_endpoint_kind(dev->vendor, dev->class,
+					 pcitopo_ids_kind(ctx->ids, dev->vendor,
+							  dev->device),
+					 up && pcitopo_bridge_role(up) ==
+					       PCITOPO_ROLE_BRIDGE);
 		if (kind == PCITOPO_KIND_NONE)
 			return 0;
 	}

@@ -423,6 +423,22 @@ static uint8_t bridge_role(int pos, uint16_t flags)
 	}
 }
 
+/* Whether the bridge above puts the device on a conventional PCI bus (its
+ * role is BRIDGE), for ptc_endpoint_kind(). */
+static bool on_pci_bus(const struct ent *ents, int up)
+{
+	uint16_t flags = 0;
+	struct pci_dev *pd;
+	int pos;
+
+	if (up < 0)
+		return false;
+	pd = ents[up].pd;
+	pci_fill_info(pd, PCI_FILL_CAPS);
+	pos = exp_cap(pd, &flags);
+	return bridge_role(pos, flags) == PCITOPO_ROLE_BRIDGE;
+}
+
 static int find_ent(const struct ent *e, size_t n, const char *addr)
 {
 	size_t i;
@@ -597,6 +613,47 @@ static uint32_t class_of(const char *root, const struct ent *e)
 }
 
 /* dev_to_node(): the numa_node file, -1 when absent */
+/*
+ * The CPU socket of NUMA node `node`, as the module finds it: the package
+ * of the node's first CPU (ROOT/devices/system/node/nodeN/cpulist, then
+ * ROOT/devices/system/cpu/cpuK/topology/physical_package_id). -1 if the
+ * tree does not say (a snapshot or fixture without CPU topology). Cached
+ * per node: the files are read once per load.
+ */
+#define SOCKET_CACHE	64
+struct socket_cache {
+	int socket[SOCKET_CACHE];	/* -2: not read yet */
+};
+
+static int socket_of(const char *root, struct socket_cache *sc, int node)
+{
+	char path[PATH_MAX], buf[64];
+	long cpu;
+	char *end;
+
+	if (node < 0 || node >= SOCKET_CACHE)
+		return -1;
+	if (sc->socket[node] != -2)
+		return sc->socket[node];
+	sc->socket[node] = -1;
+	snprintf(path, sizeof(path), "%s/devices/system/node/node%d/cpulist",
+		 root, node);
+	if (read_text(path, buf, sizeof(buf)))
+		return -1;
+	cpu = strtol(buf, &end, 10);
+	if (end == buf || cpu < 0)
+		return -1;
+	snprintf(path, sizeof(path),
+		 "%s/devices/system/cpu/cpu%ld/topology/physical_package_id",
+		 root, cpu);
+	if (read_text(path, buf, sizeof(buf)))
+		return -1;
+	cpu = strtol(buf, &end, 10);
+	if (end != buf && cpu >= 0 && cpu <= UINT16_MAX)
+		sc->socket[node] = (int)cpu;
+	return sc->socket[node];
+}
+
 static int numa_of(const char *root, const struct ent *e)
 {
 	char path[PATH_MAX], buf[32];
@@ -653,12 +710,13 @@ static void load_config(const char *root, struct ent *e)
 static int walk(struct pt_sysfs_opts *o, const char *root,
 		struct load_state *ls)
 {
+	struct socket_cache sockets;
 	struct pci_dev *pd;
 	struct ent *ents;
 	struct ptc_node *nodes;
 	size_t n = 0, i;
 	u32 count = 0;
-	int r;
+	int r, sock;
 
 	for (pd = ls->acc->devices; pd; pd = pd->next)
 		n++;
@@ -686,6 +744,8 @@ static int walk(struct pt_sysfs_opts *o, const char *root,
 	}
 	for (i = 0; i < n; i++)
 		ents[i].up = find_ent(ents, n, ents[i].parent);
+	for (i = 0; i < SOCKET_CACHE; i++)
+		sockets.socket[i] = -2;
 
 	for (i = 0; i < n; i++) {
 		struct ent *e = &ents[i];
@@ -708,9 +768,10 @@ static int walk(struct pt_sysfs_opts *o, const char *root,
 			kind = PCITOPO_KIND_PORT;
 		} else {
 			role = PCITOPO_ROLE_ENDPOINT;
-			kind = extra_kind(o, pd->vendor_id, pd->device_id);
-			if (kind == PCITOPO_KIND_NONE)
-				kind = ptc_kind_of_class(cls);
+			kind = ptc_endpoint_kind(pd->vendor_id, cls,
+						 extra_kind(o, pd->vendor_id,
+							    pd->device_id),
+						 on_pci_bus(ents, e->up));
 			if (kind == PCITOPO_KIND_NONE)
 				continue;
 		}
@@ -725,6 +786,9 @@ static int walk(struct pt_sysfs_opts *o, const char *root,
 		nd->class = cls;
 		nd->kind = kind;
 		nd->numa_node = numa_of(root, e);
+		sock = socket_of(root, &sockets, nd->numa_node);
+		nd->has_socket = sock >= 0;
+		nd->socket = (u16)(sock >= 0 ? sock : 0);
 		nd->root_bus = (u8)e->root_bus;
 		nd->slot = -1;
 		if (pos) {
@@ -941,6 +1005,30 @@ static int is_dir_empty(const char *dir)
 	return n == 0;
 }
 
+/* The names in a device's net/ directory, as empty directories. */
+static int snap_netdevs(const char *rp, const char *dir, const char *sub)
+{
+	char src[PATH_MAX], dst[PATH_MAX];
+	struct dirent *de;
+	int r = 0;
+	DIR *d;
+
+	snprintf(src, sizeof(src), "%s/net", rp);
+	d = opendir(src);
+	if (!d)
+		return 0;
+	while (!r && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(dst, sizeof(dst), "%s/%s/net/%s", dir, sub, de->d_name);
+		r = mkdirs(dst);
+		if (r)
+			set_err("%s: %s", dst, strerror(-r));
+	}
+	closedir(d);
+	return r;
+}
+
 static int snap_devices(const char *root, const char *rroot, const char *dir)
 {
 	char src[PATH_MAX], dst[PATH_MAX], rel[PATH_MAX], *rp;
@@ -990,6 +1078,8 @@ static int snap_devices(const char *root, const char *rroot, const char *dir)
 			if (r)
 				set_err("%s: %s", src, strerror(-r));
 		}
+		if (!r)
+			r = snap_netdevs(rp, dir, sub);
 		snprintf(rel, sizeof(rel), "../../../%s", sub);
 		snprintf(dst, sizeof(dst), "%s/bus/pci/devices/%s", dir,
 			 de->d_name);
@@ -1026,7 +1116,9 @@ static int snap_dir_files(const char *root, const char *dir, const char *sub,
 			 file);
 		if (access(src, R_OK))
 			continue;
-		snprintf(dst, sizeof(dst), "%s/%s/%s", dir, sub, de->d_name);
+		snprintf(dst, sizeof(dst), "%s/%s/%s/%s", dir, sub, de->d_name,
+			 file);
+		*strrchr(dst, '/') = '\0';	/* file may be "topology/x" */
 		r = mkdirs(dst);
 		snprintf(dst, sizeof(dst), "%s/%s/%s/%s", dir, sub, de->d_name,
 			 file);
@@ -1038,6 +1130,63 @@ static int snap_dir_files(const char *root, const char *dir, const char *sub,
 	closedir(d);
 	return r;
 }
+
+/*
+ * class/CLASS/NAME/device of the PCI functions (rdma.h reads infiniband's
+ * and net's), as links to DIR's bus/pci/devices/ADDR, and the `parent` of
+ * soft RDMA devices. Entries not on a PCI function are left out.
+ */
+static int snap_class(const char *root, const char *dir, const char *cls)
+{
+	char src[PATH_MAX], dst[PATH_MAX], target[PATH_MAX];
+	char rel[PATH_MAX + 32];
+	const char *base;
+	struct dirent *de;
+	int r = 0;
+	ssize_t n;
+	DIR *d;
+
+	snprintf(src, sizeof(src), "%s/class/%s", root, cls);
+	d = opendir(src);
+	if (!d)
+		return 0;
+	while (!r && (de = readdir(d))) {
+		bool parent;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(src, sizeof(src), "%s/class/%s/%s/device", root, cls,
+			 de->d_name);
+		n = readlink(src, target, sizeof(target) - 1);
+		snprintf(src, sizeof(src), "%s/class/%s/%s/parent", root, cls,
+			 de->d_name);
+		parent = n <= 0 && !access(src, R_OK);
+		if (n <= 0 && !parent)
+			continue;
+		snprintf(dst, sizeof(dst), "%s/class/%s/%s", dir, cls,
+			 de->d_name);
+		r = mkdirs(dst);
+		if (!r && parent) {
+			snprintf(dst, sizeof(dst), "%s/class/%s/%s/parent", dir,
+				 cls, de->d_name);
+			r = copy_file(src, dst, 256);
+		} else if (!r) {
+			target[n] = '\0';
+			base = strrchr(target, '/');
+			snprintf(rel, sizeof(rel), "../../../bus/pci/devices/%s",
+				 base ? base + 1 : target);
+			snprintf(dst, sizeof(dst), "%s/class/%s/%s/device", dir,
+				 cls, de->d_name);
+			if (symlink(rel, dst))
+				r = -errno;
+		}
+		if (r)
+			set_err("%s: %s", dst, strerror(-r));
+	}
+	closedir(d);
+	return r;
+}
+
 
 int pt_sysfs_snapshot(const char *root, const char *dir)
 {
@@ -1073,5 +1222,12 @@ int pt_sysfs_snapshot(const char *root, const char *dir)
 	if (!r)
 		r = snap_dir_files(root, dir, "devices/system/node", "node",
 				   "cpulist");
+	if (!r)
+		r = snap_dir_files(root, dir, "devices/system/cpu", "cpu",
+				   "topology/physical_package_id");
+	if (!r)
+		r = snap_class(root, dir, "infiniband");
+	if (!r)
+		r = snap_class(root, dir, "net");
 	return r ? r : count;
 }

@@ -58,7 +58,9 @@ int pt_sysfs_load(struct pt_sysfs_opts *o, struct pt_topology *t);
  * if missing; must be empty): for every PCI device its directory under
  * DIR/devices/... with its attribute files and whole config space, the
  * DIR/bus/pci/devices links (relative), DIR/bus/pci/slots/N/address and
- * DIR/devices/system/node/nodeN/cpulist. Returns the number of PCI devices
+ * DIR/devices/system/node/nodeN/cpulist, each CPU's
+ * topology/physical_package_id, and the class/infiniband and class/net
+ * entries of PCI functions (rdma.h). Returns the number of PCI devices
  * saved. -EEXIST: DIR is not empty.
  */
 int pt_sysfs_snapshot(const char *root, const char *dir);

@@ -48,25 +48,48 @@ static void test_speed_fields(void)
 
 static void test_kinds(void)
 {
-	static const struct { u32 class; u8 kind; const char *what; } t[] = {
-		{ 0x030000, PCITOPO_KIND_GPU, "VGA" },
-		{ 0x030200, PCITOPO_KIND_GPU, "3D controller" },
-		{ 0x038000, PCITOPO_KIND_GPU, "other display" },
-		{ 0x120000, PCITOPO_KIND_GPU, "processing accelerator" },
-		{ 0x030100, PCITOPO_KIND_NONE, "XGA display" },
-		{ 0x020000, PCITOPO_KIND_NIC, "Ethernet" },
-		{ 0x020700, PCITOPO_KIND_NIC, "InfiniBand" },
-		{ 0x010802, PCITOPO_KIND_NVME, "NVMe" },
-		{ 0x010700, PCITOPO_KIND_NONE, "SAS (Broadcom management)" },
-		{ 0x088000, PCITOPO_KIND_NONE, "Broadcom placeholder endpoint" },
-		{ 0x060400, PCITOPO_KIND_NONE, "PCI bridge" },
+	/* vendor, class, extra ID's kind, on a conventional PCI bus */
+	static const struct {
+		u16 vendor; u32 class; u8 extra; bool pci; u8 kind;
+		const char *what;
+	} t[] = {
+		{ 0x10de, 0x030200, 0, false, PCITOPO_KIND_GPU, "NVIDIA 3D controller (H100)" },
+		{ 0x10de, 0x030000, 0, false, PCITOPO_KIND_GPU, "NVIDIA VGA (GeForce, workstation)" },
+		{ 0x10de, 0x038000, 0, false, PCITOPO_KIND_GPU, "NVIDIA other display" },
+		{ 0x10de, 0x040300, 0, false, PCITOPO_KIND_NONE, "NVIDIA HD audio function" },
+		{ 0x10de, 0x068000, 0, false, PCITOPO_KIND_NONE, "NVIDIA NVSwitch (bridge class)" },
+		{ 0x1002, 0x038000, 0, false, PCITOPO_KIND_GPU, "AMD Instinct MI250X" },
+		{ 0x1002, 0x030200, 0, false, PCITOPO_KIND_GPU, "AMD 3D controller" },
+		{ 0x1002, 0x030000, 0, false, PCITOPO_KIND_DISPLAY, "AMD Radeon VGA" },
+		{ 0x8086, 0x038000, 0, false, PCITOPO_KIND_GPU, "Intel Data Center GPU Max" },
+		{ 0x8086, 0x030000, 0, false, PCITOPO_KIND_DISPLAY, "Intel integrated VGA" },
+		{ 0x1da3, 0x120000, 0, false, PCITOPO_KIND_GPU, "Habana Gaudi (accelerator class)" },
+		{ 0x1a03, 0x030000, 0, true, PCITOPO_KIND_DISPLAY, "ASPEED AST2600 behind its PCIe-to-PCI bridge" },
+		{ 0x1a03, 0x030000, 0, false, PCITOPO_KIND_DISPLAY, "ASPEED VGA on a PCIe port" },
+		{ 0x102b, 0x030000, 0, true, PCITOPO_KIND_DISPLAY, "Matrox G200 BMC VGA" },
+		{ 0x1a03, 0x030000, PCITOPO_KIND_GPU, true, PCITOPO_KIND_DISPLAY, "ASPEED with an extra GPU ID" },
+		{ 0x1234, 0x030000, PCITOPO_KIND_GPU, true, PCITOPO_KIND_DISPLAY, "VGA behind a PCI bridge, extra GPU ID" },
+		{ 0x1234, 0x038000, PCITOPO_KIND_GPU, false, PCITOPO_KIND_GPU, "stand-in display with an extra GPU ID" },
+		{ 0x1234, 0x038000, 0, false, PCITOPO_KIND_DISPLAY, "stand-in display without an extra ID" },
+		{ 0x1af4, 0x00ff00, PCITOPO_KIND_NIC, false, PCITOPO_KIND_NIC, "unclassified device, extra NIC ID" },
+		{ 0x1234, 0x030100, 0, false, PCITOPO_KIND_DISPLAY, "XGA display" },
+		{ 0x15b3, 0x020000, 0, false, PCITOPO_KIND_NIC, "ConnectX Ethernet" },
+		{ 0x15b3, 0x020700, 0, false, PCITOPO_KIND_NIC, "ConnectX InfiniBand" },
+		{ 0x144d, 0x010802, 0, false, PCITOPO_KIND_NVME, "NVMe" },
+		{ 0x1000, 0x010700, 0, false, PCITOPO_KIND_NONE, "SAS (Broadcom management)" },
+		{ 0x1000, 0x088000, 0, false, PCITOPO_KIND_NONE, "Broadcom placeholder endpoint" },
+		{ 0x1000, 0x060400, 0, false, PCITOPO_KIND_NONE, "PCI bridge" },
 	};
 	unsigned int i;
 
 	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
-		tap_streq(ptc_kind_name(ptc_kind_of_class(t[i].class)),
-			  ptc_kind_name(t[i].kind), "class %06x (%s) is %s",
-			  t[i].class, t[i].what, ptc_kind_name(t[i].kind));
+		tap_streq(ptc_kind_name(ptc_endpoint_kind(t[i].vendor,
+							  t[i].class,
+							  t[i].extra,
+							  t[i].pci)),
+			  ptc_kind_name(t[i].kind), "%04x class %06x (%s) is %s",
+			  t[i].vendor, t[i].class, t[i].what,
+			  ptc_kind_name(t[i].kind));
 	tap_ok(ptc_switch_is_split_level(0x1000, 0xc010) &&
 	       !ptc_switch_is_split_level(0x1000, 0xc030) &&
 	       !ptc_switch_is_split_level(0x10b5, 0xc010),

@@ -15,7 +15,7 @@ static void test_names(void)
 		"unknown", "root-port", "upstream", "downstream", "bridge",
 		"endpoint", "?" };
 	static const char *const kinds[] = {
-		"none", "port", "gpu", "nic", "nvme", "?" };
+		"none", "port", "gpu", "nic", "nvme", "display", "?" };
 	int bad = 0;
 	u8 i;
 

@@ -186,13 +186,23 @@ enum pcitopo_role {
 	__PCITOPO_ROLE_MAX,
 };
 
-/* What an endpoint is used for. Ports are PCITOPO_KIND_PORT. */
+/*
+ * What an endpoint is used for. Ports are PCITOPO_KIND_PORT. The rule that
+ * decides (vendor, class code, the bridge above, extra IDs) is
+ * ptc_endpoint_kind() in core/ptc_kind.c, shared by the module and the
+ * sysfs fallback.
+ */
 enum pcitopo_kind {
 	PCITOPO_KIND_NONE,
 	PCITOPO_KIND_PORT,
-	PCITOPO_KIND_GPU,	/* class 0x0300, 0x0302, 0x0380, 0x1200, or extra ID */
+	PCITOPO_KIND_GPU,	/* NVIDIA display/3D, AMD/Intel accelerators,
+				 * class 0x1200, or extra ID
+				 */
 	PCITOPO_KIND_NIC,	/* class 0x02xx, or extra ID */
 	PCITOPO_KIND_NVME,	/* class 0x0108, or extra ID */
+	PCITOPO_KIND_DISPLAY,	/* a display controller that is no GPU: a BMC's
+				 * or on-board VGA; never in a path
+				 */
 	__PCITOPO_KIND_MAX,
 };
 
