@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rdma.h"
 #include "topoctl.h"
 #include "topod-client.h"
 
@@ -58,7 +59,7 @@ void usage(FILE *f)
 	fputs("Usage: topoctl [OPTIONS] OBJECT { COMMAND | help }\n"
 	      "       topoctl { -V | --version | -h | --help }\n"
 	      "OPTIONS := { -j[son] | -p[retty] | --source { netlink | sysfs } |\n"
-	      "             --sysfs DIR | --extra-id VVVV:DDDD[:KIND] }\n"
+	      "             --sysfs DIR | --extra-id VVVV:DDDD[:KIND] | --all-nics }\n"
 	      "DEV := { GPUn | NICn | NVMEn | [DDDD:]BB:DD.F }\n"
 	      "PORT := [DDDD:]BB:DD.F\n"
 	      "Commands:\n", f);
@@ -206,6 +207,21 @@ static int load_ids(struct ctx *c)
 	return 0;
 }
 
+/*
+ * The RDMA and netdev names of the devices: userspace knows them, the
+ * module does not (lib/rdma.h). From the same tree as the rest: /sys, or
+ * --sysfs DIR.
+ */
+static int join_names(struct ctx *c, struct pt_topology *t)
+{
+	if (pt_rdma_join(c->sysfs, t)) {
+		pt_topology_free(t);
+		fputs("topoctl: out of memory\n", c->err);
+		return 1;
+	}
+	return 0;
+}
+
 static int load_sysfs(struct ctx *c, struct pt_topology *t)
 {
 	struct pt_sysfs_opts o = { .root = c->sysfs };
@@ -236,7 +252,7 @@ static int load_sysfs(struct ctx *c, struct pt_topology *t)
 	if ((o.flags & PT_SYSFS_F_SHORT_CONFIG) && !c->json)
 		fputs("topoctl: note: config space unreadable past 64 bytes "
 		      "(not root): links, slots and ACS are missing\n", c->err);
-	return 0;
+	return join_names(c, t);
 }
 
 int load_topology(struct ctx *c, struct pt_topology *t)
@@ -262,7 +278,7 @@ int load_topology(struct ctx *c, struct pt_topology *t)
 	r = pt_nl_load_topology(c->nl, t);
 	if (r)
 		return nl_error(c, "reading the topology", r);
-	return 0;
+	return join_names(c, t);
 }
 
 const char *source_name(const struct ctx *c)

@@ -46,6 +46,12 @@ void print_detail(struct ctx *c, const struct pt_topology *t,
 	else
 		snprintf(buf, sizeof(buf), "unknown");
 	kv(c, "numa-node:", buf);
+	if (d.kind == PCITOPO_KIND_NIC) {
+		kv(c, "rdma:", d.rdma[0] ? d.rdma : "none (not an RDMA device: "
+		   "nvidia-smi and NCCL's IB transport skip it)");
+		if (d.netdev[0])
+			kv(c, "netdev:", d.netdev);
+	}
 	if (dev_has_link(&d)) {
 		fmt_link(a, sizeof(a), d.link_speed, d.link_width);
 		fmt_link(b, sizeof(b), d.link_max_speed, d.link_max_width);
@@ -105,8 +111,9 @@ int print_devs(struct ctx *c, const struct pt_topology *t,
 		emit_json(c, a);
 		return 0;
 	}
-	fprintf(c->out, "%-13s %-6s %-10s %-5s %-9s %-6s %-4s %s\n", "ADDRESS",
-		"NAME", "ROLE", "KIND", "ID", "CLASS", "NUMA", "PARENT");
+	fprintf(c->out, "%-13s %-6s %-10s %-7s %-9s %-6s %-4s %-13s %s\n",
+		"ADDRESS", "NAME", "ROLE", "KIND", "ID", "CLASS", "NUMA",
+		"PARENT", "RDMA");
 	for (i = 0; i < t->n_devices; i++) {
 		const struct pt_device *d = &t->devices[i];
 		char id[12];
@@ -117,10 +124,11 @@ int print_devs(struct ctx *c, const struct pt_topology *t,
 			snprintf(numa, sizeof(numa), "%d", d->numa_node);
 		else
 			strcpy(numa, "-");
-		fprintf(c->out, "%-13s %-6s %-10s %-5s %-9s %06x %-4s %s\n",
+		fprintf(c->out, "%-13s %-6s %-10s %-7s %-9s %06x %-4s %-13s %s\n",
 			d->addr, name[0] ? name : "-", ptc_role_name(d->role),
 			ptc_kind_name(d->kind), id, d->class_code, numa,
-			d->parent[0] ? d->parent : "-");
+			d->parent[0] ? d->parent : "-",
+			d->rdma[0] ? d->rdma : "-");
 	}
 	return 0;
 }

@@ -225,6 +225,12 @@ struct json_object *json_device(const struct pt_topology *t,
 	json_object_object_add(o, "acs_redirect",
 			       json_object_new_boolean(pt_device_acs_redirect(d)));
 	json_object_object_add(o, "flags", json_dev_flags(d));
+	if (d->kind == PCITOPO_KIND_NIC) {
+		json_object_object_add(o, "rdma_capable",
+				       json_object_new_boolean(d->rdma[0]));
+		add_str(o, "rdma", d->rdma);
+		add_str(o, "netdev", d->netdev);
+	}
 	return o;
 }
 

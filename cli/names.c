@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * topoctl: device names. GPUs are GPU0..GPUn in PCI bus order (as
- * `nvidia-smi topo -m` numbers them), NICs NIC0.., NVMe drives NVME0..;
+ * `nvidia-smi topo -m` numbers them), NICs NIC0.. in nvidia-smi's order
+ * (before()), NVMe drives NVME0..;
  * any device can also be named by its bus address, with or without domain.
  */
 #include <ctype.h>
@@ -11,6 +12,7 @@
 #include <strings.h>
 
 #include "ptc.h"
+#include "rdma.h"
 #include "topoctl.h"
 
 static const struct {
@@ -29,6 +31,28 @@ static bool named(const struct pt_device *d)
 		d->kind == PCITOPO_KIND_NVME);
 }
 
+/*
+ * Whether a comes before b among devices of one kind. NICs as nvidia-smi
+ * numbers them: the RDMA-capable ones first, by RDMA name (NIC0 is
+ * mlx5_0), then the plain ones in bus order, so that showing every NIC
+ * (--all-nics) renames none. Every other kind in bus order.
+ */
+static bool before(const struct pt_device *a, const struct pt_device *b)
+{
+	int r;
+
+	if (a->kind == PCITOPO_KIND_NIC) {
+		if (!!a->rdma[0] != !!b->rdma[0])
+			return a->rdma[0];
+		if (a->rdma[0]) {
+			r = pt_rdma_name_cmp(a->rdma, b->rdma);
+			if (r)
+				return r < 0;
+		}
+	}
+	return a < b;	/* both in t->devices, which is in bus order */
+}
+
 int dev_index(const struct pt_topology *t, const struct pt_device *d)
 {
 	int n = 0;
@@ -36,13 +60,15 @@ int dev_index(const struct pt_topology *t, const struct pt_device *d)
 
 	if (!named(d))
 		return -1;
-	for (i = 0; i < t->n_devices; i++) {
-		if (&t->devices[i] == d || !strcmp(t->devices[i].addr, d->addr))
-			return n;
-		if (named(&t->devices[i]) && t->devices[i].kind == d->kind)
+	d = pt_topology_find(t, d->addr);
+	if (!d)
+		return -1;
+	for (i = 0; i < t->n_devices; i++)
+		if (&t->devices[i] != d && named(&t->devices[i]) &&
+		    t->devices[i].kind == d->kind &&
+		    before(&t->devices[i], d))
 			n++;
-	}
-	return -1;
+	return n;
 }
 
 void dev_name(const struct pt_topology *t, const struct pt_device *d,

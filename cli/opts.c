@@ -11,6 +11,8 @@
  *                        (implies --source sysfs)
  *   --extra-id ID        VVVV:DDDD[:gpu|nic|nvme], repeatable: extra IDs of
  *                        the sysfs source, besides /etc/pcitopo/extra-ids
+ *   --all-nics           topo and path list show every NIC, not only the
+ *                        RDMA-capable ones nvidia-smi lists
  *   -V, --version, -h, --help
  */
 #include <errno.h>
@@ -20,7 +22,7 @@
 
 #include "topoctl.h"
 
-enum { OPT_SOURCE = 256, OPT_SYSFS, OPT_EXTRA_ID };
+enum { OPT_SOURCE = 256, OPT_SYSFS, OPT_EXTRA_ID, OPT_ALL_NICS };
 
 int parse_options(struct ctx *c, int argc, char **argv, int *optind_out)
 {
@@ -32,6 +34,7 @@ int parse_options(struct ctx *c, int argc, char **argv, int *optind_out)
 		{ "source", required_argument, NULL, OPT_SOURCE },
 		{ "sysfs", required_argument, NULL, OPT_SYSFS },
 		{ "extra-id", required_argument, NULL, OPT_EXTRA_ID },
+		{ "all-nics", no_argument, NULL, OPT_ALL_NICS },
 		{ NULL, 0, NULL, 0 }
 	};
 	bool sysfs_dir = false;
@@ -78,6 +81,9 @@ int parse_options(struct ctx *c, int argc, char **argv, int *optind_out)
 			if (r)
 				return usage_error(c, "'%s' is not a VVVV:DDDD[:gpu|nic|nvme] ID",
 						   optarg);
+			break;
+		case OPT_ALL_NICS:
+			c->all_nics = true;
 			break;
 		case ':':
 			return usage_error(c, "option '%s' needs an argument\n"

@@ -2,8 +2,10 @@
 /*
  * topoctl topo: the matrix of `nvidia-smi topo -m`, from the module's paths.
  *
- * Rows and columns: the GPUs, then the NICs, each in PCI bus order (GPU0..,
- * NIC0..). Cells hold the path class the module computed; the module gives
+ * Rows and columns: the GPUs in PCI bus order (GPU0..), then the
+ * RDMA-capable NICs (every NIC with --all-nics) in NIC name order (NIC0..,
+ * names.c), as nvidia-smi lists them; the NIC legend gives the RDMA device
+ * (the name NCCL_IB_HCA takes) and the address. Cells hold the path class the module computed; the module gives
  * paths with a GPU on at least one side; NIC-to-NIC cells are derived here
  * from the module's device table by core/ (derive.c), the code the module
  * runs for its own paths, and are "-" only if that fails. A class followed by '*' has ACS P2P
@@ -27,20 +29,40 @@ struct ends {
 	struct ptc_topo pt;	/* for derived paths; nodes NULL if unusable */
 };
 
-static int collect(const struct pt_topology *t, struct ends *e)
+/* Whether a NIC has a row and a column: nvidia-smi lists RDMA NICs only. */
+static bool shown_nic(const struct ctx *c, const struct pt_device *d)
 {
-	static const unsigned char order[] = { PCITOPO_KIND_GPU, PCITOPO_KIND_NIC };
-	size_t k, i;
+	return c->all_nics || pt_device_is_rdma_nic(d);
+}
+
+/* The GPUs in bus order, then the NICs shown, in NIC name order. */
+static int collect(const struct ctx *c, const struct pt_topology *t,
+		   struct ends *e)
+{
+	size_t i;
+	int k, nics = 0;
 
 	e->n = 0;
 	(void)derive_open(t, &e->pt);
 	e->d = calloc(t->n_devices ? t->n_devices : 1, sizeof(*e->d));
 	if (!e->d)
 		return -1;
-	for (k = 0; k < sizeof(order); k++)
+	for (i = 0; i < t->n_devices; i++) {
+		const struct pt_device *d = &t->devices[i];
+
+		if (d->role != PCITOPO_ROLE_ENDPOINT)
+			continue;
+		if (d->kind == PCITOPO_KIND_GPU)
+			e->d[e->n++] = d;
+		else if (d->kind == PCITOPO_KIND_NIC)
+			nics++;
+	}
+	for (k = 0; k < nics; k++)
 		for (i = 0; i < t->n_devices; i++)
 			if (t->devices[i].role == PCITOPO_ROLE_ENDPOINT &&
-			    t->devices[i].kind == order[k])
+			    t->devices[i].kind == PCITOPO_KIND_NIC &&
+			    dev_index(t, &t->devices[i]) == k &&
+			    shown_nic(c, &t->devices[i]))
 				e->d[e->n++] = &t->devices[i];
 	return 0;
 }
@@ -118,7 +140,15 @@ static void legend(struct ctx *c, const struct pt_topology *t,
 		if (!nics++)
 			fputs("\nNIC Legend:\n\n", c->out);
 		dev_name(t, e->d[i], name, sizeof(name));
-		fprintf(c->out, "  %s: %s\n", name, e->d[i]->addr);
+		if (e->d[i]->rdma[0])
+			fprintf(c->out, "  %s: %s (%s)\n", name, e->d[i]->rdma,
+				e->d[i]->addr);
+		else if (e->d[i]->netdev[0])
+			fprintf(c->out, "  %s: %s (%s, no RDMA)\n", name,
+				e->d[i]->netdev, e->d[i]->addr);
+		else
+			fprintf(c->out, "  %s: %s (no RDMA)\n", name,
+				e->d[i]->addr);
 	}
 }
 
@@ -168,6 +198,12 @@ static void print_json(struct ctx *c, const struct pt_topology *t,
 		json_object_object_add(row, "name", json_object_new_string(name));
 		json_object_object_add(row, "addr",
 				       json_object_new_string(e->d[i]->addr));
+		if (e->d[i]->kind == PCITOPO_KIND_NIC) {
+			json_object_object_add(row, "rdma", e->d[i]->rdma[0] ?
+				json_object_new_string(e->d[i]->rdma) : NULL);
+			json_object_object_add(row, "netdev", e->d[i]->netdev[0] ?
+				json_object_new_string(e->d[i]->netdev) : NULL);
+		}
 		numa_cpulist(c, e->d[i]->numa_node, cpus, sizeof(cpus));
 		json_object_object_add(row, "cpu_affinity",
 				       strcmp(cpus, "N/A") ?
@@ -206,7 +242,7 @@ int print_topo(struct ctx *c, const struct pt_topology *t)
 {
 	struct ends e;
 
-	if (collect(t, &e)) {
+	if (collect(c, t, &e)) {
 		derive_close(&e.pt);
 		fputs("topoctl: out of memory\n", c->err);
 		return 1;
@@ -229,6 +265,10 @@ int do_topo(struct ctx *c, int argc, char **argv)
 		if (!strcmp(argv[i], "help")) {
 			print_object_help(c, "topo", NULL);
 			return 0;
+		}
+		if (!strcmp(argv[i], "--all-nics")) {
+			c->all_nics = true;
+			continue;
 		}
 		if (strcmp(argv[i], "-m") && strcmp(argv[i], "matrix"))
 			return usage_error(c, "unexpected argument '%s' to 'topo'\n"

@@ -42,6 +42,7 @@ struct ctx {
 	const char *ids_file;	/* extra IDs of the sysfs source */
 	struct pt_id *ids;	/* --extra-id, then the file's */
 	size_t n_ids;
+	bool all_nics;		/* --all-nics: plain NICs in topo and paths */
 };
 
 struct cmd {

@@ -68,7 +68,18 @@ struct pt_device {
 	uint8_t hotplug;
 	uint16_t acs_cap;
 	uint16_t acs_ctrl;
+	/* joined in userspace (rdma.h), not from the module */
+	char rdma[64];				/* RDMA device, "" if none */
+	bool rdma_hw;				/* rdma names a hardware adapter */
+	char netdev[16];			/* first network interface, "" */
 };
+
+/* An RDMA-capable NIC: what nvidia-smi's NIC columns list. */
+static inline bool pt_device_is_rdma_nic(const struct pt_device *d)
+{
+	return d->role == PCITOPO_ROLE_ENDPOINT &&
+	       d->kind == PCITOPO_KIND_NIC && d->rdma[0];
+}
 
 struct pt_path {
 	uint64_t present;

@@ -26,6 +26,16 @@
 const char *const synth_layout_names[SY_COUNT] = { "balance", "common",
 						   "cascade" };
 
+static int count_nics(const struct pt_topology *t)
+{
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < t->n_devices; i++)
+		n += t->devices[i].kind == PCITOPO_KIND_NIC;
+	return n;
+}
+
 static int add(struct pt_topology *t, const char *addr, uint8_t role,
 	       uint8_t kind, const char *parent, int numa)
 {
@@ -48,7 +58,10 @@ static int add(struct pt_topology *t, const char *addr, uint8_t role,
 		d.vendor = 0x10de; d.device = 0x2330; d.class_code = 0x030200;
 		break;
 	case PCITOPO_KIND_NIC:
+		/* ConnectX-7, named by the RDMA core in probe order */
 		d.vendor = 0x15b3; d.device = 0x1021; d.class_code = 0x020000;
+		snprintf(d.rdma, sizeof(d.rdma), "mlx5_%d", count_nics(t));
+		d.rdma_hw = true;
 		break;
 	case PCITOPO_KIND_NVME:
 		d.vendor = 0x144d; d.device = 0xa80a; d.class_code = 0x010802;

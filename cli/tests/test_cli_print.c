@@ -393,6 +393,61 @@ static void test_names(void)
 	   parse_kind("port") == -EINVAL, "parse_kind gpu/nic/nvme only");
 }
 
+/* The matrix of topo into a string, with or without --all-nics. */
+static char *topo_text(const struct pt_topology *t, bool all_nics)
+{
+	struct ctx c = { .err = stderr, .sysfs = SYSFS, .all_nics = all_nics };
+	char *buf = NULL;
+	size_t len = 0;
+
+	c.out = open_memstream(&buf, &len);
+	if (!c.out)
+		abort();
+	print_topo(&c, t);
+	fclose(c.out);
+	return buf;
+}
+
+/* NICs as nvidia-smi names them: RDMA ones first, by RDMA name. */
+static void test_nic_names(void)
+{
+	struct pt_device *n0, *n1;
+	struct pt_topology t;
+	const struct pt_device *d;
+	char *txt;
+
+	if (synth_build(&t, SY_BALANCE))
+		return;
+	n0 = (struct pt_device *)pt_topology_find(&t, "0000:27:00.0");
+	n1 = (struct pt_device *)pt_topology_find(&t, "0000:87:00.0");
+	snprintf(n0->rdma, sizeof(n0->rdma), "mlx5_10");
+	snprintf(n1->rdma, sizeof(n1->rdma), "mlx5_2");
+	ok(!resolve_dev(&t, "NIC0", &d) && d == n1,
+	   "NIC0 is mlx5_2 (RDMA name order, digits as numbers), not the first in bus order");
+	txt = topo_text(&t, false);
+	ok(strstr(txt, "  NIC0: mlx5_2 (0000:87:00.0)\n") &&
+	   strstr(txt, "  NIC1: mlx5_10 (0000:27:00.0)\n"),
+	   "topo: NIC legend names the RDMA device beside its address");
+	free(txt);
+
+	n1->rdma[0] = '\0';		/* a plain Ethernet port */
+	snprintf(n1->netdev, sizeof(n1->netdev), "eno1");
+	ok(!resolve_dev(&t, "NIC0", &d) && d == n0 &&
+	   !resolve_dev(&t, "NIC1", &d) && d == n1,
+	   "a plain NIC is named after the RDMA ones");
+	txt = topo_text(&t, false);
+	ok(strstr(txt, "\tNIC0\tCPU Affinity") && !strstr(txt, "NIC1") &&
+	   !strstr(txt, "0000:87:00.0"),
+	   "topo: the plain NIC has no row, column or legend line");
+	free(txt);
+	txt = topo_text(&t, true);
+	ok(strstr(txt, "\tNIC0\tNIC1\tCPU Affinity") &&
+	   strstr(txt, "  NIC1: eno1 (0000:87:00.0, no RDMA)\n"),
+	   "topo --all-nics: the plain NIC too, named by its netdev");
+	free(txt);
+	pt_topology_free(&t);
+}
+
 static int nop(struct ctx *c, int argc, char **argv)
 {
 	(void)c; (void)argc; (void)argv;
@@ -631,6 +686,7 @@ int main(int argc, char **argv)
 	for (l = 0; l < SY_COUNT; l++)
 		test_layout((enum synth_layout)l);
 	test_names();
+	test_nic_names();
 	test_match();
 	test_fmt();
 	test_prom_escape();

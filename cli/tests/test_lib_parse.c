@@ -6,14 +6,18 @@
  * family (resolution, version check, "family missing").
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <netlink/genl/genl.h>
 #include <netlink/msg.h>
 
 #include "attr.h"
 #include "nl.h"
+#include "rdma.h"
 #include "tap.h"
 
 static struct nl_msg *msg(uint8_t cmd)
@@ -291,6 +295,123 @@ static void test_nl(void)
 	ok(r == -ENOENT && !h, "pt_nl_open_family: a missing family is -ENOENT");
 }
 
+static void mk(const char *root, const char *path)
+{
+	char buf[512], *p;
+
+	snprintf(buf, sizeof(buf), "%s/%s", root, path);
+	for (p = buf + strlen(root) + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			mkdir(buf, 0755);
+			*p = '/';
+		}
+	mkdir(buf, 0755);
+}
+
+static void put(const char *root, const char *path, const char *text)
+{
+	char buf[512];
+	FILE *f;
+
+	snprintf(buf, sizeof(buf), "%s/%s", root, path);
+	f = fopen(buf, "we");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+static void ln(const char *root, const char *target, const char *path)
+{
+	char buf[512];
+
+	snprintf(buf, sizeof(buf), "%s/%s", root, path);
+	if (symlink(target, buf))
+		perror(buf);
+}
+
+/*
+ * RDMA names from sysfs as the kernel shows them: a ConnectX function's
+ * mlx5_0 (device link), a Soft-RoCE rxe0 on a plain port (parent netdev),
+ * an rxe on a ConnectX port that already has its hardware name, an RDMA
+ * device on a function pcitopo does not list, and netdevs.
+ */
+static void test_rdma(void)
+{
+	static const char *const addrs[] = { "0000:17:00.0", "0000:17:00.1",
+					     "0000:61:00.0", "0000:62:00.0" };
+	char root[] = "/tmp/pcitopo-rdma-XXXXXX", cmd[64];
+	struct pt_topology t = { 0 };
+	struct pt_device d = { 0 };
+	size_t i;
+
+	if (!mkdtemp(root)) {
+		ok(0, "mkdtemp");
+		return;
+	}
+	for (i = 0; i < 4; i++) {
+		snprintf(d.addr, sizeof(d.addr), "%s", addrs[i]);
+		d.role = PCITOPO_ROLE_ENDPOINT;
+		d.kind = PCITOPO_KIND_NIC;
+		pt_topology_add_device(&t, &d);
+	}
+	mk(root, "devices/pci0000:16/0000:16:01.0/0000:17:00.0/net/ens1f0np0");
+	mk(root, "devices/pci0000:16/0000:16:01.0/0000:17:00.1/net/ens1f1np1");
+	mk(root, "devices/pci0000:60/0000:60:01.0/0000:61:00.0/net/eno2");
+	mk(root, "devices/pci0000:60/0000:60:01.0/0000:61:00.0/net/eno1");
+	mk(root, "bus/pci/devices");
+	ln(root, "../../../devices/pci0000:16/0000:16:01.0/0000:17:00.0",
+	   "bus/pci/devices/0000:17:00.0");
+	ln(root, "../../../devices/pci0000:16/0000:16:01.0/0000:17:00.1",
+	   "bus/pci/devices/0000:17:00.1");
+	ln(root, "../../../devices/pci0000:60/0000:60:01.0/0000:61:00.0",
+	   "bus/pci/devices/0000:61:00.0");
+	mk(root, "class/infiniband/mlx5_0");
+	ln(root, "../../../0000:17:00.0", "class/infiniband/mlx5_0/device");
+	mk(root, "class/infiniband/mlx5_1");
+	ln(root, "../../../0000:17:00.1", "class/infiniband/mlx5_1/device");
+	mk(root, "class/infiniband/mlx5_9");
+	ln(root, "../../../0000:99:00.0", "class/infiniband/mlx5_9/device");
+	mk(root, "class/infiniband/rxe0");
+	put(root, "class/infiniband/rxe0/parent", "eno1\n");
+	mk(root, "class/infiniband/rxe1");
+	put(root, "class/infiniband/rxe1/parent", "ens1f0np0\n");
+	mk(root, "class/net/eno1");
+	ln(root, "../../../devices/pci0000:60/0000:60:01.0/0000:61:00.0",
+	   "class/net/eno1/device");
+	mk(root, "class/net/ens1f0np0");
+	ln(root, "../../../devices/pci0000:16/0000:16:01.0/0000:17:00.0",
+	   "class/net/ens1f0np0/device");
+	mk(root, "class/net/lo");
+
+	ok(pt_rdma_join(root, &t) == 0, "pt_rdma_join on a tree");
+	ok(!strcmp(t.devices[0].rdma, "mlx5_0") && t.devices[0].rdma_hw,
+	   "ConnectX .0: mlx5_0 from its device link, not the rxe on its port");
+	ok(!strcmp(t.devices[1].rdma, "mlx5_1"), "ConnectX .1: mlx5_1");
+	ok(!strcmp(t.devices[2].rdma, "rxe0") && !t.devices[2].rdma_hw,
+	   "plain port with Soft-RoCE: rxe0 through parent and class/net");
+	ok(!t.devices[3].rdma[0] && !t.devices[3].netdev[0],
+	   "a NIC with no RDMA device and no netdev: both empty");
+	ok(!strcmp(t.devices[0].netdev, "ens1f0np0") &&
+	   !strcmp(t.devices[2].netdev, "eno1"),
+	   "netdev: the first of net/ in name order");
+	ok(pt_device_is_rdma_nic(&t.devices[2]) &&
+	   !pt_device_is_rdma_nic(&t.devices[3]), "pt_device_is_rdma_nic");
+	ok(pt_rdma_join("/nonexistent-pcitopo", &t) == 0 && !t.devices[0].rdma[0],
+	   "a tree without class/infiniband: no error, names reset");
+	ok(pt_rdma_name_cmp("mlx5_2", "mlx5_10") < 0 &&
+	   pt_rdma_name_cmp("mlx5_10", "mlx5_2") > 0 &&
+	   pt_rdma_name_cmp("mlx5_02", "mlx5_2") == 0 &&
+	   pt_rdma_name_cmp("mlx5_bond_0", "mlx5_0") > 0 &&
+	   pt_rdma_name_cmp("irdma0", "mlx5_0") < 0,
+	   "RDMA names: digit runs compare as numbers");
+	pt_topology_free(&t);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	if (system(cmd))
+		ok(0, "rm -rf %s", root);
+}
+
 int main(void)
 {
 	test_device();
@@ -298,5 +419,6 @@ int main(void)
 	test_path_summary_event();
 	test_model();
 	test_nl();
+	test_rdma();
 	return tap_done();
 }
