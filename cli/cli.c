@@ -37,7 +37,8 @@ const struct cmd topoctl_objects[] = {
 	  "       [ --samples-per-sec N ] [ --bytes-per-sample SIZE ]\n"
 	  "       [ --host-data { local | spread } ] [ --synthetic ]\n"
 	  "       [ --gpu-link L ] [ --uplink L ] [ --root-link L ] [ --cpus N ]\n"
-	  "       [ --gpus-per-switch N ] [ --config FILE ] [ --set KEY=VALUE ]...\n"
+	  "       [ --switches N ] [ --gpus-per-switch N ] [ --cpuinfo FILE ]\n"
+	  "       [ --config FILE ] [ --set KEY=VALUE ]...\n"
 	  "  WORKLOAD := { resnet50 | vgg16 | hpl | compute | p2p-heavy |\n"
 	  "                host-io-heavy | custom }   L := genNxW, e.g. gen5x16" },
 	{ "bench", do_bench,

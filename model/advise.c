@@ -117,6 +117,7 @@ int ptm_advise(const struct ptm_hw *hw, const struct ptm_params *p,
 		struct ptm_choice *c = &a->c[i];
 
 		c->layout = layouts[i];
+		ptm_layout_shape(hw, c->layout, c->shape, sizeof(c->shape));
 		c->err = ptm_layout_build(hw, c->layout, &t);
 		if (c->err)
 			continue;

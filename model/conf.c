@@ -3,10 +3,13 @@
  * libptmodel: the override file, /etc/pcitopo/model.conf by default, in
  * libconfig syntax like the platform files:
  *
- *   upi_mbs = 10000;      # this server has Cascade Lake CPUs
+ *   upi_mbs = 10000;      # this server's sockets, measured
+ *   cpu = "genoa";        # the CPUs, where /proc/cpuinfo is not at hand
+ *   mem_channels = 12;    # memory, where SMBIOS is not readable
  *   pcie_eff = 0.8;
  *
- * Only the keys of params.c, each an int or a float. Kept apart from the
+ * Only the keys of params.c, each an int or a float; cpu a string (a
+ * generation's name, platform.c, or "auto"). Kept apart from the
  * platform files (daemon/platform) so that their strict parser, which
  * refuses unknown keys, stays as it is.
  *
@@ -25,7 +28,8 @@
 #define LIBCONFIG_SYMBOLS(X)						\
 	X(config_init) X(config_read) X(config_destroy)			\
 	X(config_setting_length) X(config_setting_get_elem)		\
-	X(config_setting_get_int64) X(config_setting_get_float)
+	X(config_setting_get_int64) X(config_setting_get_float)		\
+	X(config_setting_get_string)
 LIBCONFIG_SYMBOLS(PT_DL_DEFINE)
 static const struct pt_dl_sym libconfig_syms[] = {
 	LIBCONFIG_SYMBOLS(PT_DL_ENTRY)
@@ -39,6 +43,7 @@ static struct pt_dl libconfig = PT_DL_INIT("libconfig.so.9", "libconfig9",
 #define config_setting_get_elem		sym_config_setting_get_elem
 #define config_setting_get_int64	sym_config_setting_get_int64
 #define config_setting_get_float	sym_config_setting_get_float
+#define config_setting_get_string	sym_config_setting_get_string
 
 int ptm_params_load(struct ptm_params *p, const char *path, char *err,
 		    size_t errlen)
@@ -82,6 +87,20 @@ int ptm_params_load(struct ptm_params *p, const char *path, char *err,
 				 config_setting_source_line(s), name);
 			r = -EINVAL;
 			goto out;
+		}
+		if (id == PTM_P_CPU &&
+		    config_setting_type(s) == CONFIG_TYPE_STRING) {
+			if (ptm_param_set_cpu(&tmp,
+					      config_setting_get_string(s))) {
+				snprintf(err, errlen, "%s:%d: unknown cpu '%s' "
+					 "(%s)", path,
+					 config_setting_source_line(s),
+					 config_setting_get_string(s),
+					 ptm_param_help(PTM_P_CPU));
+				r = -EINVAL;
+				goto out;
+			}
+			continue;
 		}
 		switch (config_setting_type(s)) {
 		case CONFIG_TYPE_INT:

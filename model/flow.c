@@ -3,7 +3,8 @@
  * libptmodel: transfers as flows over shared resources.
  *
  * Resources: every PCIe link, once per direction (up: towards the CPU); the
- * socket interconnect (UPI), once per ordered pair of sockets; the memory of
+ * socket interconnect (Intel UPI, AMD xGMI: "UPI" below), once per ordered
+ * pair of sockets; the memory of
  * each socket. A flow adds its bytes to every resource on its way. When all
  * flows run at once and share fairly, they are done after
  *
@@ -236,7 +237,8 @@ double ptm_flows_time(const struct ptm_flows *f, char *limit, size_t len)
 				worst = x;
 				if (limit)
 					snprintf(limit, len,
-						 "UPI socket %u->%u (%.1f GB/s)",
+						 "%s socket %u->%u (%.1f GB/s)",
+						 f->c.bus ? f->c.bus : "UPI",
 						 i, j, f->c.upi_mbs / 1000);
 			}
 		}

@@ -2,7 +2,8 @@
 /*
  * libptmodel: the hardware description the candidate layouts are built
  * from: LnkCap of the GPUs, of the switch ports and of the root ports, the
- * number of CPU sockets and GPUs per switch. Given as figures ("gen5x16")
+ * number of CPU sockets, the switches and the GPUs on each. Given as
+ * figures ("gen5x16")
  * or read off the topology the server has now: the figures do not change
  * with the layout (the same GPUs, switches and CPUs are wired differently),
  * which is what makes the other two layouts predictable.
@@ -21,6 +22,38 @@ void ptm_hw_default(struct ptm_hw *hw)
 	hw->gpu.width = hw->uplink.width = hw->root.width = 16;
 	hw->cpus = 2;
 	hw->gpus_per_switch = 4;
+	hw->nswitches = 0;
+	memset(hw->sw_gpus, 0, sizeof(hw->sw_gpus));
+}
+
+unsigned int ptm_hw_switches(const struct ptm_hw *hw, unsigned int *gpus)
+{
+	unsigned int i, n = hw->nswitches;
+
+	if (!n || n > PTM_MAX_SWITCHES) {
+		gpus[0] = gpus[1] = hw->gpus_per_switch;
+		return 2;
+	}
+	for (i = 0; i < n; i++)
+		gpus[i] = hw->sw_gpus[i];
+	return n;
+}
+
+void ptm_hw_format_switches(char *buf, size_t len, const struct ptm_hw *hw)
+{
+	unsigned int g[PTM_MAX_SWITCHES], n = ptm_hw_switches(hw, g), i;
+	bool even = true;
+	size_t o;
+
+	for (i = 1; i < n; i++)
+		even = even && g[i] == g[0];
+	o = (size_t)snprintf(buf, len, "%u switch%s of ", n, n == 1 ? "" : "es");
+	for (i = 0; i < (even ? 1 : n) && o < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%u", i ? "+" : "",
+				      g[i]);
+	if (o < len)
+		snprintf(buf + o, len - o, " GPU%s",
+			 even && g[0] == 1 ? "" : "s");
 }
 
 static bool valid_width(unsigned long w)
@@ -76,26 +109,19 @@ static void take_best(struct ptc_link *best, struct ptc_link l)
 int ptm_hw_from_topo(const struct ptc_topo *t, struct ptm_hw *hw)
 {
 	struct ptc_link gpu = { 0 }, up = { 0 }, rp = { 0 };
-	unsigned int ngpu = 0, most = 0, i, j, cnt;
 	bool seen[PTM_MAX_SOCKETS] = { false };
+	u32 gi[PTM_MAX_GPUS];
+	s32 sw[PTM_MAX_SWITCHES];
+	unsigned int ngpu = 0, most = 0, nsw = 0, i, j;
 	unsigned int cpus = 0;
+	int r;
 
 	for (i = 0; i < t->count; i++) {
 		const struct ptc_node *n = &t->nodes[i];
 
 		if (n->role == PCITOPO_ROLE_ENDPOINT &&
 		    n->kind == PCITOPO_KIND_GPU) {
-			ngpu++;
 			take_best(&gpu, n->link_max);
-			if (n->sw == PTC_NONE)
-				continue;
-			for (cnt = 0, j = 0; j < t->count; j++)
-				if (t->nodes[j].kind == PCITOPO_KIND_GPU &&
-				    t->nodes[j].role == PCITOPO_ROLE_ENDPOINT &&
-				    t->nodes[j].sw == n->sw)
-					cnt++;
-			if (cnt > most)
-				most = cnt;
 		} else if (n->role == PCITOPO_ROLE_UPSTREAM ||
 			   n->role == PCITOPO_ROLE_DOWNSTREAM) {
 			take_best(&up, n->cap);
@@ -109,8 +135,30 @@ int ptm_hw_from_topo(const struct ptc_topo *t, struct ptm_hw *hw)
 			}
 		}
 	}
-	if (!ngpu)
-		return -ENODEV;
+	r = ptm_gpus(t, gi, &ngpu);
+	if (r == -ENODEV)
+		return r;
+	if (r == -E2BIG)
+		ngpu = PTM_MAX_GPUS;
+	memset(hw->sw_gpus, 0, sizeof(hw->sw_gpus));
+	/* switches in the bus order of their first GPU */
+	for (i = 0; i < ngpu; i++) {
+		s32 s = t->nodes[gi[i]].sw;
+
+		if (s == PTC_NONE)
+			continue;
+		for (j = 0; j < nsw && sw[j] != s; j++)
+			;
+		if (j == nsw) {
+			if (nsw == PTM_MAX_SWITCHES)
+				continue;
+			sw[nsw++] = s;
+		}
+		if (hw->sw_gpus[j] < 16)
+			hw->sw_gpus[j]++;
+		if (hw->sw_gpus[j] > most)
+			most = hw->sw_gpus[j];
+	}
 	if (!up.speed)
 		up = gpu;
 	if (!rp.speed)
@@ -119,6 +167,7 @@ int ptm_hw_from_topo(const struct ptc_topo *t, struct ptm_hw *hw)
 	hw->uplink = up;
 	hw->root = rp;
 	hw->cpus = cpus ? cpus : 1;
+	hw->nswitches = nsw;
 	hw->gpus_per_switch = most ? most : (ngpu + 1) / 2;
 	if (hw->gpus_per_switch > 16)
 		hw->gpus_per_switch = 16;

@@ -8,7 +8,8 @@
  * the server has now (topoctl converts its device table with derive_open())
  * or one of the three candidate layouts that ptm_layout_build() generates
  * from a hardware description (struct ptm_hw). The model never reads
- * hardware, allocates only in ptm_layout_build() and ptm_eval_*() scratch,
+ * hardware (cpuinfo.c and smbios.c read files, conf.c the override file;
+ * none of them computes), allocates only in ptm_layout_build() and ptm_eval_*() scratch,
  * and never prints. Errors are negative errno values.
  *
  * Units: bandwidth in MB/s (10^6 bytes per second, one direction), sizes in
@@ -16,10 +17,15 @@
  * constant with its source and every formula.
  *
  * One job per file:
- *   params.c    the constants, their defaults and KEY=VALUE overrides
+ *   params.c    the constants, their defaults and KEY=VALUE overrides;
+ *               the figures they resolve to for a machine
  *   conf.c      the override file /etc/pcitopo/model.conf (libconfig)
+ *   platform.c  the CPU generations: socket interconnect and memory figures
+ *   cpuinfo.c   reads /proc/cpuinfo (or a saved copy): vendor, family,
+ *               model, packages
+ *   smbios.c    reads SMBIOS type 17 (memory devices) from sysfs
  *   hw.c        a hardware description: "gen5x16" figures, or read off a
- *               topology
+ *               topology (switches and their GPUs)
  *   layouts.c   the three candidate topologies from a hardware description
  *   flow.c      flows over shared resources (links per direction, root
  *               complex, UPI, host memory): the time a set of transfers takes
@@ -40,6 +46,10 @@
 #define PTM_MAX_GPUS		64
 #define PTM_MAX_SOCKETS		8
 #define PTM_MAX_UPLINKS		16
+#define PTM_MAX_SWITCHES	16
+#define PTM_MAX_PACKAGES	64	/* distinct physical ids counted */
+#define PTM_SRC_LEN		128
+#define PTM_SHAPE_LEN		160
 #define PTM_LIMIT_LEN		96	/* "UPI socket 0->1 (22.0 GB/s)" */
 #define PTM_REASON_LEN		512
 #define PTM_NAME_LEN		32
@@ -53,11 +63,100 @@ enum ptm_param_id {
 				 * 0 = by root port generation (see params.c) */
 	PTM_P_MEM_MBS,		/* host memory per socket, MB/s; 0 = by gen */
 	PTM_P_MEM_EFF,		/* fraction of the memory peak achievable */
+	PTM_P_MEM_CHANNELS,	/* memory channels per socket; 0 = SMBIOS, else
+				 * the CPU generation's */
+	PTM_P_MEM_MTS,		/* memory MT/s; 0 = SMBIOS, else the CPU's */
+	PTM_P_SOCKETS,		/* sockets; 0 = cpuinfo, else NUMA nodes */
+	PTM_P_CPU,		/* CPU generation: 1 + index in platform.c's
+				 * table (set by name: cpu=genoa); 0 = cpuinfo */
 	__PTM_P_COUNT,
+};
+
+/* --- CPUs and memory of the machine (cpuinfo.c, smbios.c, platform.c) ---- */
+
+enum ptm_cpu_vendor { PTM_CPU_UNKNOWN, PTM_CPU_INTEL, PTM_CPU_AMD,
+		      PTM_CPU_OTHER };
+
+struct ptm_cpuinfo {
+	enum ptm_cpu_vendor vendor;
+	char vendor_id[16];		/* "GenuineIntel", "AuthenticAMD" */
+	int family, model, stepping;	/* of the first processor; -1: none */
+	char model_name[64];
+	unsigned int processors;
+	unsigned int packages;		/* distinct "physical id"; 0: none */
+};
+/* Parse /proc/cpuinfo text (NUL-terminated). -ENODATA: no processor. */
+int ptm_cpuinfo_parse(const char *text, struct ptm_cpuinfo *out);
+/* Read and parse the file at path: -errno of open/read, -ENOMEM, -ENODATA. */
+int ptm_cpuinfo_read(const char *path, struct ptm_cpuinfo *out);
+
+/* One SMBIOS type 17 structure. */
+struct ptm_dimm {
+	bool populated;			/* Size != 0 */
+	u64 size_mb;			/* 0 if unknown */
+	unsigned int rated_mts;		/* Speed; 0 unknown */
+	unsigned int mts;		/* Configured Memory Speed; 0 unknown */
+	const char *type;		/* "DDR5", ...; NULL unknown */
+	char locator[32];		/* Device Locator */
+};
+/* raw: the structure and its strings (sysfs entries/17-N/raw). -EINVAL if it
+ * is not a type 17 structure or is too short. */
+int ptm_smbios17_parse(const u8 *raw, size_t len, struct ptm_dimm *out);
+
+struct ptm_meminfo {
+	unsigned int devices;		/* type 17 structures read */
+	unsigned int populated;		/* of them, with a module */
+	u64 total_mb;
+	unsigned int mts;		/* lowest configured speed of the
+					 * populated ones (else rated); 0 */
+	unsigned int rated_mts;
+	const char *type;
+};
+/* Every 17-* entry of dir (SYSFS/firmware/dmi/entries). -errno of opendir,
+ * -EACCES if entries exist but none could be read (not root), -ENOENT if
+ * there is none. */
+int ptm_smbios_read(const char *dir, struct ptm_meminfo *out);
+
+/* One CPU generation (platform.c documents each figure's source). */
+struct ptm_cpu_gen {
+	const char *key;		/* "sapphire-rapids": cpu=KEY */
+	const char *name;		/* "Sapphire Rapids" */
+	enum ptm_cpu_vendor vendor;
+	int family, model_lo, model_hi, step_lo, step_hi;	/* -1: any */
+	const char *bus;		/* "UPI", "xGMI" */
+	double link_gts;		/* 0: not known for the class */
+	const char *links;		/* "4", "3-4" per socket pair */
+	double link_mbs;		/* usable MB/s per direction */
+	const char *link_src;		/* "NCCL SRP_QPI_BW" */
+	unsigned int mem_channels, mem_mts;	/* per socket; 0: unknown */
+	const char *mem_type;
+};
+unsigned int ptm_cpu_gen_count(void);
+const struct ptm_cpu_gen *ptm_cpu_gen_at(unsigned int i);
+const struct ptm_cpu_gen *ptm_cpu_gen_lookup(const char *key);
+/* The generation of a CPU; NULL for one the table does not know. */
+const struct ptm_cpu_gen *ptm_cpu_gen_match(const struct ptm_cpuinfo *ci);
+/* What was assumed before the machine could say: by root port generation,
+ * Skylake-SP up to Gen3, Ice Lake-SP at Gen4, Sapphire Rapids from Gen5. */
+const struct ptm_cpu_gen *ptm_cpu_gen_for_pcie(unsigned int gen);
+
+/*
+ * What was read off the machine, used where a constant is auto (0): the
+ * caller (topoctl) fills it; zero means nothing is known, and the figures
+ * are assumed from the PCIe generation as before.
+ */
+struct ptm_machine {
+	bool have_cpu;
+	struct ptm_cpuinfo cpu;
+	bool have_mem;			/* SMBIOS read, a device populated */
+	struct ptm_meminfo mem;
+	unsigned int sockets;		/* 0: unknown */
+	const char *sockets_src;	/* "cpuinfo", "NUMA nodes", "set", ... */
 };
 
 struct ptm_params {
 	double v[__PTM_P_COUNT];
+	struct ptm_machine m;
 };
 
 void ptm_params_default(struct ptm_params *p);
@@ -69,10 +168,12 @@ int ptm_param_lookup(const char *name);
 /*
  * Set one constant: "KEY=VALUE" (as --set takes it). -EINVAL: no '=', an
  * unknown key, not a number, or out of its range (efficiencies in (0, 1],
- * bandwidths >= 0).
+ * bandwidths >= 0). cpu takes a generation's key (cpu=genoa) or "auto".
  */
 int ptm_param_set(struct ptm_params *p, const char *kv);
 int ptm_param_set_value(struct ptm_params *p, enum ptm_param_id id, double v);
+/* cpu=KEY: a generation's key (ptm_cpu_gen_lookup()) or "auto". -EINVAL. */
+int ptm_param_set_cpu(struct ptm_params *p, const char *key);
 /*
  * Read overrides from a libconfig file: `upi_mbs = 10000;` per key (int or
  * float). -ENOENT if absent (not an error for the default path), -EINVAL with
@@ -85,10 +186,23 @@ int ptm_params_load(struct ptm_params *p, const char *path, char *err,
 		    size_t errlen);
 #define PTM_CONF_DEFAULT	"/etc/pcitopo/model.conf"
 
-/* Figures resolved for one topology: "auto" values filled in by generation. */
+/*
+ * Figures resolved for one topology: "auto" values filled in from the
+ * machine (p->m), else assumed from the PCIe generation.
+ */
 struct ptm_consts {
-	double pcie_eff, rc_p2p_eff, upi_mbs, mem_mbs;
-	const char *upi_src, *mem_src;	/* where the figure comes from */
+	double pcie_eff, rc_p2p_eff, upi_mbs, mem_mbs;	/* mem_mbs x mem_eff */
+	char upi_src[PTM_SRC_LEN], mem_src[PTM_SRC_LEN]; /* "set", or where
+					 * from; "assumed: ..." if guessed */
+	bool upi_assumed, mem_assumed;
+	const struct ptm_cpu_gen *cpu;	/* the generation used */
+	const char *cpu_src;		/* "set", "cpuinfo" or "assumed" */
+	const char *bus;		/* "UPI" or "xGMI" (limit strings) */
+	unsigned int mem_channels, mem_mts;	/* what mem_mbs is from; 0 when
+						 * mem_mbs was set */
+	const char *mem_channels_src, *mem_mts_src;	/* "set", "SMBIOS",
+							 * "assumed" */
+	const char *mem_type;
 };
 /* The constants for a platform whose root ports run at gen (1..6). */
 void ptm_consts_for(const struct ptm_params *p, unsigned int gen,
@@ -100,23 +214,34 @@ struct ptm_hw {
 	struct ptc_link gpu;		/* GPU LnkCap */
 	struct ptc_link uplink;		/* switch ports' LnkCap */
 	struct ptc_link root;		/* root port LnkCap */
-	unsigned int cpus;		/* sockets (NUMA nodes), 1..PTM_MAX_SOCKETS */
-	unsigned int gpus_per_switch;	/* 1..16; two switches */
+	unsigned int cpus;		/* sockets, 1..PTM_MAX_SOCKETS */
+	unsigned int gpus_per_switch;	/* 1..16: with nswitches 0, two
+					 * switches of this many; else the
+					 * most on one switch (informative) */
+	unsigned int nswitches;		/* 0, or 1..PTM_MAX_SWITCHES: */
+	unsigned int sw_gpus[PTM_MAX_SWITCHES];	/* GPUs on each, 1..16 */
 };
 
 /* The emulated server's figures: Gen5 x16 everywhere, 2 CPUs, 4 GPUs per
  * switch. */
 void ptm_hw_default(struct ptm_hw *hw);
+/* The switches hw describes: GPUs on each into gpus[PTM_MAX_SWITCHES];
+ * returns how many. */
+unsigned int ptm_hw_switches(const struct ptm_hw *hw, unsigned int *gpus);
+/* "4 switches of 2 GPUs", "3 switches of 4+2+2 GPUs" */
+void ptm_hw_format_switches(char *buf, size_t len, const struct ptm_hw *hw);
 /* "gen4x16", "Gen5x8", "16GT/s x16", "16x16" (GT/s x width). -EINVAL. */
 int ptm_link_parse(const char *s, struct ptc_link *l);
 /* "Gen4 x16" */
 void ptm_link_format(char *buf, size_t len, const struct ptc_link *l);
 /*
  * Read the description off a resolved topology: the best GPU LnkCap, the
- * switch ports' and the root ports' (link_max on both ends), GPUs per switch
- * (the most on one switch), CPUs = distinct NUMA nodes among root ports (at
- * least 1; topoctl overrides it with the machine's node count). -ENODEV if
- * there is no GPU.
+ * switch ports' and the root ports' (link_max on both ends), the switches
+ * with GPUs below them (nswitches, sw_gpus[] in the bus order of their
+ * first GPU; a GPU counts for the switch nearest it; GPUs on no switch are
+ * not described) and gpus_per_switch = the most on one; CPUs = distinct
+ * NUMA nodes among root ports (at least 1; topoctl overrides it with the
+ * machine's sockets). -ENODEV if there is no GPU.
  */
 int ptm_hw_from_topo(const struct ptc_topo *t, struct ptm_hw *hw);
 
@@ -126,10 +251,16 @@ int ptm_hw_from_topo(const struct ptc_topo *t, struct ptm_hw *hw);
  * Build layout (PCITOPO_LAYOUT_BALANCE, _COMMON or _CASCADE) from hw into a
  * newly allocated, resolved topology (free with ptm_layout_free()). Every
  * link trains at the best both ends support. -EINVAL for another layout or a
- * bad description, -EOPNOTSUPP for balance with one CPU, -ENOMEM.
+ * bad description, -EOPNOTSUPP for balance with one CPU or one switch,
+ * -E2BIG when the switches do not fit a bus range, -ENOMEM.
  */
 int ptm_layout_build(const struct ptm_hw *hw, unsigned int layout,
 		     struct ptc_topo *out);
+/* What ptm_layout_build() builds, in words ("CPU0: 4 GPUs, CPU1: 4 GPUs; a
+ * root port per switch"), or why it cannot (-EOPNOTSUPP, -EINVAL: "needs
+ * two CPUs"). */
+int ptm_layout_shape(const struct ptm_hw *hw, unsigned int layout, char *buf,
+		     size_t len);
 void ptm_layout_free(struct ptc_topo *t);
 
 /* --- flows over shared resources (flow.c) -------------------------------- */
@@ -267,6 +398,7 @@ int ptm_cost(const struct ptc_topo *t, const struct ptm_eval *e,
 struct ptm_choice {
 	unsigned int layout;	/* enum pcitopo_layout */
 	int err;		/* 0, or why it could not be evaluated */
+	char shape[PTM_SHAPE_LEN];	/* what was built, or why not */
 	struct ptm_eval eval;
 	struct ptm_cost cost;
 };

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ptm.h"
@@ -397,6 +398,408 @@ static void test_advise(void)
 	tap_eq(ptm_advise(&hw, &P, &w, &a), -EINVAL, "negative batch refused");
 }
 
+/* --- the machine: cpuinfo, SMBIOS, CPU generations ----------------------- */
+
+static const char spr_cpuinfo[] =
+	"processor\t: 0\n"
+	"vendor_id\t: GenuineIntel\n"
+	"cpu family\t: 6\n"
+	"model\t\t: 143\n"
+	"model name\t: Intel(R) Xeon(R) Platinum 8480+\n"
+	"stepping\t: 8\n"
+	"physical id\t: 0\n"
+	"core id\t\t: 0\n"
+	"\n"
+	"processor\t: 1\n"
+	"vendor_id\t: GenuineIntel\n"
+	"cpu family\t: 6\n"
+	"model\t\t: 143\n"
+	"model name\t: Intel(R) Xeon(R) Platinum 8480+\n"
+	"stepping\t: 8\n"
+	"physical id\t: 1\n"
+	"core id\t\t: 0\n"
+	"\n";
+
+static const char genoa_cpuinfo[] =
+	"processor\t: 0\n"
+	"vendor_id\t: AuthenticAMD\n"
+	"cpu family\t: 25\n"
+	"model\t\t: 17\n"
+	"model name\t: AMD EPYC 9654 96-Core Processor\n"
+	"stepping\t: 1\n"
+	"physical id\t: 0\n"
+	"\n"
+	"processor\t: 1\n"
+	"vendor_id\t: AuthenticAMD\n"
+	"cpu family\t: 25\n"
+	"model\t\t: 17\n"
+	"model name\t: AMD EPYC 9654 96-Core Processor\n"
+	"stepping\t: 1\n"
+	"physical id\t: 0\n"
+	"\n"
+	"processor\t: 2\n"
+	"vendor_id\t: AuthenticAMD\n"
+	"cpu family\t: 25\n"
+	"model\t\t: 17\n"
+	"model name\t: AMD EPYC 9654 96-Core Processor\n"
+	"stepping\t: 1\n"
+	"physical id\t: 1\n"
+	"\n";
+
+static char tmpdir[] = "/tmp/ptm-machineXXXXXX";
+
+static void write_file(const char *path, const void *data, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+
+	if (!f || fwrite(data, 1, len, f) != len) {
+		tap_ok(0, "write %s", path);
+		exit(1);
+	}
+	fclose(f);
+}
+
+static void test_cpuinfo(void)
+{
+	struct ptm_cpuinfo ci;
+	const struct ptm_cpu_gen *g;
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/cpuinfo-spr", tmpdir);
+	write_file(path, spr_cpuinfo, strlen(spr_cpuinfo));
+	tap_eq(ptm_cpuinfo_read(path, &ci), 0, "Sapphire Rapids cpuinfo reads");
+	tap_ok(ci.vendor == PTM_CPU_INTEL && ci.family == 6 && ci.model == 143 &&
+	       ci.stepping == 8 && ci.processors == 2 && ci.packages == 2,
+	       "SPR: GenuineIntel family 6 model 143 stepping 8, 2 packages");
+	tap_streq(ci.model_name, "Intel(R) Xeon(R) Platinum 8480+",
+		  "SPR: model name");
+	g = ptm_cpu_gen_match(&ci);
+	tap_ok(g && !strcmp(g->key, "sapphire-rapids") && g->link_mbs == 22000 &&
+	       !strcmp(g->bus, "UPI"), "SPR: Sapphire Rapids, UPI 22000");
+
+	snprintf(path, sizeof(path), "%s/cpuinfo-genoa", tmpdir);
+	write_file(path, genoa_cpuinfo, strlen(genoa_cpuinfo));
+	tap_eq(ptm_cpuinfo_read(path, &ci), 0, "Genoa cpuinfo reads");
+	tap_ok(ci.vendor == PTM_CPU_AMD && ci.family == 25 && ci.model == 17 &&
+	       ci.processors == 3 && ci.packages == 2,
+	       "Genoa: AuthenticAMD family 25 model 17, 3 processors, 2 packages");
+	g = ptm_cpu_gen_match(&ci);
+	tap_ok(g && !strcmp(g->key, "genoa") && g->link_mbs == 24000 &&
+	       !strcmp(g->bus, "xGMI") && g->mem_channels == 12,
+	       "Genoa: xGMI 24000 (NCCL AMD_ZEN34_BW), 12 channels");
+
+	/* Cascade Lake shares model 0x55 with Skylake: the stepping decides */
+	tap_ok(!ptm_cpuinfo_parse("processor : 0\nvendor_id : GenuineIntel\n"
+				  "cpu family : 6\nmodel : 85\nstepping : 7\n",
+				  &ci) &&
+	       !strcmp(ptm_cpu_gen_match(&ci)->key, "cascade-lake"),
+	       "model 85 stepping 7: Cascade Lake");
+	ci.stepping = 4;
+	tap_streq(ptm_cpu_gen_match(&ci)->key, "skylake",
+		  "model 85 stepping 4: Skylake-SP");
+	/* NCCL's classes for models not named: Granite Rapids is ERP class */
+	ci.model = 0xad;
+	tap_streq(ptm_cpu_gen_match(&ci)->key, "granite-rapids",
+		  "model 0xad: Granite Rapids");
+	ci.model = 0x9a;
+	tap_ok(ptm_cpu_gen_match(&ci)->link_mbs == 22000,
+	       "unnamed Intel model 0x9a: NCCL SRP class");
+	ci.vendor = PTM_CPU_AMD;
+	ci.family = 0x1a;
+	ci.model = 0x02;
+	tap_streq(ptm_cpu_gen_match(&ci)->key, "turin", "AMD 0x1a model 2: Turin");
+	tap_ok(!ptm_cpuinfo_parse("processor : 0\nBogoMIPS : 50.00\n"
+				  "CPU implementer : 0x41\n", &ci) &&
+	       ci.vendor == PTM_CPU_UNKNOWN && !ptm_cpu_gen_match(&ci),
+	       "an Arm cpuinfo: vendor unknown, no generation");
+	tap_eq(ptm_cpuinfo_parse("", &ci), -ENODATA, "empty cpuinfo: -ENODATA");
+	tap_eq(ptm_cpuinfo_read("/nonexistent/cpuinfo", &ci), -ENOENT,
+	       "missing cpuinfo: -ENOENT");
+}
+
+/* A type 17 structure, SMBIOS 3.3 layout (0x5C bytes), then strings. */
+static size_t dimm(u8 *b, unsigned int size, u32 ext_mb, unsigned int speed,
+		   unsigned int conf, const char *locator)
+{
+	size_t n = 0x5c, l = strlen(locator);
+
+	memset(b, 0, 0x5c + l + 2);
+	b[0] = 17;
+	b[1] = 0x5c;
+	b[0x0c] = (u8)size;
+	b[0x0d] = (u8)(size >> 8);
+	b[0x10] = 1;			/* Device Locator: string 1 */
+	b[0x12] = 0x22;			/* DDR5 */
+	b[0x15] = (u8)speed;
+	b[0x16] = (u8)(speed >> 8);
+	b[0x1c] = (u8)ext_mb;
+	b[0x1d] = (u8)(ext_mb >> 8);
+	b[0x1e] = (u8)(ext_mb >> 16);
+	b[0x20] = (u8)conf;
+	b[0x21] = (u8)(conf >> 8);
+	memcpy(b + n, locator, l);
+	return n + l + 2;		/* string NUL, set NUL */
+}
+
+static void smbios_entry(const char *dir, const char *name, const u8 *b,
+			 size_t len)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/%s/raw", dir, name);
+	write_file(path, b, len);
+}
+
+static void test_smbios(void)
+{
+	struct ptm_meminfo mi;
+	struct ptm_dimm d;
+	char dir[256];
+	u8 b[256];
+	size_t n;
+
+	/* 32 GB needs Extended Size (0x7FFF); 4800 MT/s rated, 4400 set */
+	n = dimm(b, 0x7fff, 32768, 4800, 4400, "P0 CHANNEL A");
+	tap_eq(ptm_smbios17_parse(b, n, &d), 0, "type 17 blob parses");
+	tap_ok(d.populated && d.size_mb == 32768 && d.rated_mts == 4800 &&
+	       d.mts == 4400 && !strcmp(d.type, "DDR5"),
+	       "32 GB (extended size) DDR5, rated 4800, configured 4400");
+	tap_streq(d.locator, "P0 CHANNEL A", "device locator string");
+	b[0] = 16;
+	tap_eq(ptm_smbios17_parse(b, n, &d), -EINVAL, "type 16 refused");
+	tap_eq(ptm_smbios17_parse(b, 8, &d), -EINVAL, "short blob refused");
+
+	snprintf(dir, sizeof(dir), "%s/entries", tmpdir);
+	mkdir(dir, 0755);
+	n = dimm(b, 0x7fff, 32768, 4800, 4400, "P0 CHANNEL A");
+	smbios_entry(dir, "17-0", b, n);
+	n = dimm(b, 0x4000, 0, 4800, 4800, "P1 CHANNEL A");	/* 16 GB */
+	smbios_entry(dir, "17-1", b, n);
+	n = dimm(b, 0, 0, 0, 0, "P1 CHANNEL B");		/* empty slot */
+	smbios_entry(dir, "17-2", b, n);
+	b[0] = 16;
+	smbios_entry(dir, "16-0", b, n);			/* not a DIMM */
+	tap_eq(ptm_smbios_read(dir, &mi), 0, "SMBIOS entries read");
+	tap_ok(mi.devices == 3 && mi.populated == 2 && mi.total_mb == 49152 &&
+	       mi.mts == 4400 && mi.rated_mts == 4800 && !strcmp(mi.type, "DDR5"),
+	       "3 devices, 2 populated, 48 GB, slowest configured 4400 MT/s");
+	tap_eq(ptm_smbios_read("/nonexistent/entries", &mi), -ENOENT,
+	       "no entries directory: -ENOENT");
+}
+
+static void machine_genoa(struct ptm_params *p, unsigned int populated)
+{
+	ptm_params_default(p);
+	ptm_cpuinfo_parse(genoa_cpuinfo, &p->m.cpu);
+	p->m.have_cpu = true;
+	p->m.have_mem = true;
+	p->m.mem.devices = 48;
+	p->m.mem.populated = populated;
+	p->m.mem.mts = 4800;
+	p->m.mem.type = "DDR5";
+	p->m.sockets = 2;
+}
+
+static void test_consts_machine(void)
+{
+	struct ptm_params p;
+	struct ptm_consts c;
+	char path[256], err[256];
+	FILE *f;
+
+	/* nothing known: by the PCIe generation, as before, and said so */
+	ptm_params_default(&p);
+	ptm_consts_for(&p, 5, &c);
+	tap_ok(c.upi_mbs == 22000 && c.upi_assumed && c.mem_assumed &&
+	       !strcmp(c.cpu_src, "assumed") && !strcmp(c.bus, "UPI") &&
+	       strstr(c.upi_src, "assumed: Sapphire Rapids") &&
+	       strstr(c.mem_src, "assumed: 8 x DDR5-4800"),
+	       "unknown machine, Gen5: Sapphire Rapids assumed");
+	near(c.mem_mbs, 245760, "assumed memory, Gen5: 8 x 4800 x 8 x 0.8");
+
+	/* dual Genoa, 24 DIMMs: 12 per socket, the xGMI figure */
+	machine_genoa(&p, 24);
+	ptm_consts_for(&p, 5, &c);
+	tap_ok(!strcmp(c.cpu->key, "genoa") && !strcmp(c.cpu_src, "cpuinfo") &&
+	       !c.upi_assumed && !c.mem_assumed && !strcmp(c.bus, "xGMI") &&
+	       c.mem_channels == 12 && c.mem_mts == 4800 &&
+	       !strcmp(c.mem_channels_src, "SMBIOS"),
+	       "Genoa: cpuinfo generation, SMBIOS 12 x DDR5-4800, nothing assumed");
+	near(c.upi_mbs, 24000, "Genoa: xGMI MB/s per direction");
+	/* 12 x 4800 x 8 x 0.8 = 368640 */
+	near(c.mem_mbs, 368640, "Genoa: memory MB/s per socket");
+	/* 48 DIMMs on 2 sockets: two per channel, still 12 channels */
+	machine_genoa(&p, 48);
+	ptm_consts_for(&p, 5, &c);
+	tap_eq(c.mem_channels, 12, "48 DIMMs on 2 Genoa sockets: 12 channels");
+	/* SMBIOS not readable: Genoa's channels and speed, assumed */
+	p.m.have_mem = false;
+	ptm_consts_for(&p, 5, &c);
+	tap_ok(c.mem_assumed && !c.upi_assumed && c.mem_channels == 12 &&
+	       strstr(c.mem_src, "assumed: 12 x DDR5-4800 (Genoa)"),
+	       "Genoa without SMBIOS: memory assumed, xGMI not");
+	/* overrides: cpu=, mem_channels, mem_mts, upi_mbs */
+	tap_eq(ptm_param_set(&p, "cpu=turin"), 0, "--set cpu=turin");
+	tap_eq(ptm_param_set(&p, "mem_channels=8"), 0, "--set mem_channels=8");
+	tap_eq(ptm_param_set(&p, "mem_mts=5600"), 0, "--set mem_mts=5600");
+	ptm_consts_for(&p, 5, &c);
+	tap_ok(!strcmp(c.cpu->key, "turin") && !strcmp(c.cpu_src, "set") &&
+	       c.upi_mbs == 32000 && c.mem_channels == 8 && c.mem_mts == 5600 &&
+	       !c.mem_assumed, "cpu=turin: AMD_ZEN5_BW; 8 x 5600 as set");
+	tap_eq(ptm_param_set(&p, "cpu=bogus"), -EINVAL, "cpu=bogus refused");
+	tap_eq(ptm_param_set(&p, "mem_channels=1.5"), -EINVAL,
+	       "mem_channels=1.5 refused");
+	tap_eq(ptm_param_set(&p, "sockets=9"), -EINVAL, "sockets=9 refused");
+	tap_eq(ptm_param_set(&p, "cpu=auto"), 0, "cpu=auto");
+	tap_ok(p.v[PTM_P_CPU] == 0, "cpu=auto clears the generation");
+
+	/* model.conf: a cpu string */
+	snprintf(path, sizeof(path), "%s/model.conf", tmpdir);
+	f = fopen(path, "w");
+	fputs("cpu = \"emerald-rapids\";\nmem_channels = 8;\n", f);
+	fclose(f);
+	ptm_params_default(&p);
+	tap_eq(ptm_params_load(&p, path, err, sizeof(err)), 0,
+	       "model.conf with cpu = \"emerald-rapids\" loads");
+	ptm_consts_for(&p, 5, &c);
+	tap_ok(!strcmp(c.cpu->key, "emerald-rapids") && c.upi_mbs == 40000,
+	       "model.conf cpu: Emerald Rapids, NCCL ERP_QPI_BW 40000");
+	f = fopen(path, "w");
+	fputs("cpu = \"pentium\";\n", f);
+	fclose(f);
+	tap_eq(ptm_params_load(&p, path, err, sizeof(err)), -EINVAL,
+	       "model.conf with an unknown cpu refused");
+	tap_ok(strstr(err, ":1: unknown cpu 'pentium'") != NULL,
+	       "error names line 1 and the cpu");
+}
+
+/* --- layouts of other shapes --------------------------------------------- */
+
+static void hw_switches(struct ptm_hw *hw, unsigned int n,
+			const unsigned int *g)
+{
+	unsigned int i;
+
+	ptm_hw_default(hw);
+	hw->nswitches = n;
+	hw->gpus_per_switch = 0;
+	for (i = 0; i < n; i++) {
+		hw->sw_gpus[i] = g[i];
+		if (g[i] > hw->gpus_per_switch)
+			hw->gpus_per_switch = g[i];
+	}
+}
+
+static void test_shapes(void)
+{
+	static const unsigned int four2[] = { 2, 2, 2, 2 }, uneven[] = { 4, 2, 2 };
+	struct ptm_hw hw, back;
+	struct ptm_params p;
+	struct ptm_advice a;
+	struct ptm_workload w;
+	struct ptc_topo t;
+	struct ptm_eval e;
+	char shape[PTM_SHAPE_LEN];
+
+	/* the default: two switches of 4, shapes as before */
+	ptm_hw_default(&hw);
+	ptm_layout_shape(&hw, PCITOPO_LAYOUT_BALANCE, shape, sizeof(shape));
+	tap_streq(shape, "CPU0: 4 GPUs, CPU1: 4 GPUs; a root port per switch",
+		  "2 x 4: balance shape");
+	ptm_layout_shape(&hw, PCITOPO_LAYOUT_CASCADE, shape, sizeof(shape));
+	tap_streq(shape, "CPU0: one root port, a switch of 4 GPUs with 1 switch "
+		  "below it (4 GPUs)", "2 x 4: cascade shape");
+	eval_layout(&hw, PCITOPO_LAYOUT_CASCADE, &t, &e);
+	tap_ok(!ptm_hw_from_topo(&t, &back) && back.nswitches == 2 &&
+	       back.sw_gpus[0] == 4 && back.sw_gpus[1] == 4 &&
+	       back.gpus_per_switch == 4,
+	       "cascade 2 x 4 read back: 2 switches of 4");
+	ptm_layout_free(&t);
+
+	/* four switches of two GPUs */
+	hw_switches(&hw, 4, four2);
+	ptm_layout_shape(&hw, PCITOPO_LAYOUT_BALANCE, shape, sizeof(shape));
+	tap_streq(shape, "CPU0: 2+2 GPUs, CPU1: 2+2 GPUs; a root port per switch",
+		  "4 x 2: balance = 2 switches per socket");
+	ptm_layout_shape(&hw, PCITOPO_LAYOUT_COMMON, shape, sizeof(shape));
+	tap_streq(shape, "CPU0: 2+2+2+2 GPUs on 4 root ports",
+		  "4 x 2: common = 4 switches on CPU0's root ports");
+	ptm_layout_shape(&hw, PCITOPO_LAYOUT_CASCADE, shape, sizeof(shape));
+	tap_streq(shape, "CPU0: one root port, a switch of 2 GPUs with 3 "
+		  "switches below it (2+2+2 GPUs)",
+		  "4 x 2: cascade = the switches below one top switch");
+	ptm_hw_format_switches(shape, sizeof(shape), &hw);
+	tap_streq(shape, "4 switches of 2 GPUs", "4 x 2 described");
+
+	eval_layout(&hw, PCITOPO_LAYOUT_BALANCE, &t, &e);
+	tap_ok(e.ngpus == 8 && e.nuplinks == 4 && e.uplinks[0].socket == 0 &&
+	       e.uplinks[1].socket == 0 && e.uplinks[2].socket == 1 &&
+	       e.uplinks[3].socket == 1 && e.uplinks[0].gpus == 2,
+	       "4 x 2 balance: 8 GPUs, 4 uplinks of 2, two per socket");
+	/* 4 uplinks of 2 GPUs: 4 x 52302.45 = 209209.80 */
+	near(e.h2d_mbs, 4 * G5X16, "4 x 2 balance: host->GPU aggregate MB/s");
+	/* the ring crosses UPI once each way: 22000 / 1.2 */
+	near(e.ring_busbw, 22000 / 1.2, "4 x 2 balance: ring bus bw MB/s");
+	tap_ok(!ptm_hw_from_topo(&t, &back) && back.nswitches == 4 &&
+	       back.sw_gpus[3] == 2 && back.cpus == 2,
+	       "4 x 2 balance read back: 4 switches of 2, 2 CPUs");
+	ptm_layout_free(&t);
+
+	eval_layout(&hw, PCITOPO_LAYOUT_COMMON, &t, &e);
+	/* every cross-switch edge through the root complex, one per uplink
+	 * direction: 52302.45 / 1.2 */
+	near(e.ring_busbw, G5X16 * 5 / 6, "4 x 2 common: ring bus bw MB/s");
+	near(e.h2d_mbs, 4 * G5X16, "4 x 2 common: host->GPU aggregate MB/s");
+	tap_eq(e.class_pairs[PCITOPO_PATH_PIX], 4, "4 x 2 common: 4 PIX pairs");
+	ptm_layout_free(&t);
+
+	eval_layout(&hw, PCITOPO_LAYOUT_CASCADE, &t, &e);
+	/* star below switch 0: each cascade link one edge each way */
+	near(e.ring_busbw, G5X16, "4 x 2 cascade: ring bus bw MB/s");
+	near(e.h2d_mbs, G5X16, "4 x 2 cascade: 8 GPUs on one uplink");
+	tap_ok(e.nuplinks == 1 && e.uplinks[0].gpus == 8,
+	       "4 x 2 cascade: one uplink carries 8 GPUs");
+	ptm_layout_free(&t);
+
+	/* uneven: 4+2+2 */
+	hw_switches(&hw, 3, uneven);
+	ptm_layout_shape(&hw, PCITOPO_LAYOUT_BALANCE, shape, sizeof(shape));
+	tap_streq(shape, "CPU0: 4+2 GPUs, CPU1: 2 GPUs; a root port per switch",
+		  "4+2+2: balance shape");
+	ptm_hw_format_switches(shape, sizeof(shape), &hw);
+	tap_streq(shape, "3 switches of 4+2+2 GPUs", "4+2+2 described");
+	eval_layout(&hw, PCITOPO_LAYOUT_CASCADE, &t, &e);
+	tap_ok(e.ngpus == 8 && !ptm_hw_from_topo(&t, &back) &&
+	       back.nswitches == 3 && back.sw_gpus[0] == 4 &&
+	       back.sw_gpus[1] == 2 && back.sw_gpus[2] == 2,
+	       "4+2+2 cascade: 8 GPUs, read back as 4+2+2");
+	ptm_layout_free(&t);
+
+	/* one switch: nothing to balance */
+	hw.nswitches = 1;
+	tap_eq(ptm_layout_shape(&hw, PCITOPO_LAYOUT_BALANCE, shape,
+				sizeof(shape)), -EOPNOTSUPP,
+	       "one switch: no balance");
+	tap_streq(shape, "needs two switches", "one switch: why");
+	tap_eq(ptm_layout_build(&hw, PCITOPO_LAYOUT_BALANCE, &t), -EOPNOTSUPP,
+	       "one switch: balance not built");
+
+	/* a dual Genoa with 4 x 2: xGMI in the figures and the limits */
+	hw_switches(&hw, 4, four2);
+	machine_genoa(&p, 24);
+	ptm_workload_ref("vgg16", &w);
+	tap_eq(ptm_advise(&hw, &p, &w, &a), 0, "advise vgg16 on 4 x 2 Genoa");
+	tap_ok(a.navailable == 3 && !strcmp(a.c[0].eval.c.bus, "xGMI") &&
+	       strstr(a.c[0].eval.ring_limit, "xGMI socket") &&
+	       !strcmp(a.c[0].shape, "CPU0: 2+2 GPUs, CPU1: 2+2 GPUs; a root "
+		       "port per switch"),
+	       "Genoa balance: ring limited by xGMI, its shape recorded");
+	near(a.c[0].eval.ring_busbw, 24000 / 1.2, "Genoa balance: ring bus bw");
+	tap_streq(best(&a), "cascade", "vgg16 on 4 x 2 Genoa: cascade");
+}
+
 int main(void)
 {
 	ptm_params_default(&P);
@@ -406,5 +809,20 @@ int main(void)
 	test_layouts_gen4_gen3();
 	test_pair_and_links();
 	test_advise();
+	if (!mkdtemp(tmpdir)) {
+		tap_ok(0, "mkdtemp");
+		return 1;
+	}
+	test_cpuinfo();
+	test_smbios();
+	test_consts_machine();
+	test_shapes();
+	{
+		char cmd[128];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
+		if (system(cmd))
+			tap_diag("could not remove %s", tmpdir);
+	}
 	return tap_done();
 }
