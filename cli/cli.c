@@ -295,6 +295,7 @@ void emit_json(struct ctx *c, struct json_object *o)
 			     JSON_C_TO_STRING_PLAIN;
 	fprintf(c->out, "%s\n", json_object_to_json_string_ext(o, flags));
 	json_object_put(o);
+	c->emitted = true;
 }
 
 static int do_help(struct ctx *c, int argc, char **argv)

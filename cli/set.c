@@ -140,6 +140,8 @@ int do_set(struct ctx *c, int argc, char **argv)
 	if (!layout)
 		return usage_error(c, "set: which layout? (balance, common, "
 				   "cascade)\nTry 'topoctl set help'.");
+	if (json)
+		c->json = true;	/* an error too is JSON (errjson.c) */
 	if (dry_run || json)	/* plan.c */
 		return set_plan(c, layout, flags, dry_run, json, wait);
 	if (topod_connect(c, &bus))

@@ -43,6 +43,7 @@ struct ctx {
 	struct pt_id *ids;	/* --extra-id, then the file's */
 	size_t n_ids;
 	bool all_nics;		/* --all-nics: plain NICs in topo and paths */
+	bool emitted;		/* emit_json() printed a document */
 };
 
 struct cmd {
@@ -69,6 +70,12 @@ const char *source_name(const struct ctx *c);
 void emit_json(struct ctx *c, struct json_object *o);	/* consumes o */
 void print_object_help(struct ctx *c, const char *object,
 		       const struct cmd *cmds);
+
+/* errjson.c: with -j, a failure that printed no JSON prints
+ * {"error": FIRST MESSAGE LINE, "exit": RC}. errjson_open() gives the c->err
+ * that keeps the line (NULL: use stderr). */
+FILE *errjson_open(void);
+void errjson_finish(struct ctx *c, int rc);
 
 /* names.c */
 /* Index of an endpoint among the endpoints of its kind in bus order, or -1
