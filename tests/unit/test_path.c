@@ -181,6 +181,43 @@ static void test_straight_on_root_ports(void)
 	synth_free(&s);
 }
 
+/*
+ * The edges of real servers: the two functions of one ConnectX on one root
+ * port (nvidia-smi prints PIX), a GPU beside them, and a GPU with no NUMA
+ * node on another host bridge (SYS, flagged: NODE or SYS is a guess).
+ */
+static void test_real_edges(void)
+{
+	static const char *const rows[] = {
+		"X    PIX  PHB  SYS",
+		"PIX  X    PHB  SYS",
+		"PHB  PHB  X    SYS",
+		"SYS  SYS  SYS  X",
+	};
+	struct synth s;
+	struct ptc_path p;
+	int idx[4], rp, rp2, rp3;
+
+	synth_init(&s, 32);
+	rp = synth_root_port(&s, 0, 0x10, 0);
+	idx[0] = synth_nic(&s, rp);
+	idx[1] = synth_nic(&s, rp);
+	s.nodes[idx[1]].devfn = s.nodes[idx[0]].devfn | 1;	/* .1 */
+	rp2 = synth_root_port(&s, 0, 0x10, 0);
+	idx[2] = synth_gpu(&s, rp2);
+	rp3 = synth_root_port(&s, 0, 0x80, -1);
+	idx[3] = synth_gpu(&s, rp3);
+	tap_eq(synth_resolve(&s), 0, "NIC functions, GPUs with and without NUMA resolve");
+	check_matrix(&s, idx, 4, rows, "NIC .0/.1 on a root port, GPU without NUMA");
+	ptc_path(&s.topo, idx[0], idx[1], &p);
+	tap_ok(p.class == PCITOPO_PATH_PIX && p.hops == 1 &&
+	       p.common == rp, "ConnectX .0/.1 on one root port: PIX through it");
+	ptc_path(&s.topo, idx[2], idx[3], &p);
+	tap_ok(p.flags & PCITOPO_PATH_F_NUMA_UNKNOWN,
+	       "a GPU with no NUMA node: the path says the class is a guess");
+	synth_free(&s);
+}
+
 /* Two PCI segments: the same root bus number in different domains. */
 static void test_segments(void)
 {
@@ -394,6 +431,7 @@ static void test_pairs(void)
 
 int main(void)
 {
+	test_real_edges();
 	test_balance();
 	test_common();
 	test_cascade();
