@@ -121,10 +121,12 @@ static const struct {
 };
 #define N_PRINTERS (sizeof(printers) / sizeof(printers[0]))
 
-/* Run a printer into a malloc()ed string. */
-static char *capture(printer fn, const struct pt_topology *t, bool json)
+/* Run a printer into a malloc()ed string, with or without --all-nics. */
+static char *capture_nics(printer fn, const struct pt_topology *t, bool json,
+			  bool all_nics)
 {
-	struct ctx c = { .json = json, .err = stderr, .sysfs = SYSFS };
+	struct ctx c = { .json = json, .err = stderr, .sysfs = SYSFS,
+			 .all_nics = all_nics };
 	char *buf = NULL;
 	size_t len = 0;
 
@@ -134,6 +136,11 @@ static char *capture(printer fn, const struct pt_topology *t, bool json)
 	fn(&c, t);
 	fclose(c.out);
 	return buf;
+}
+
+static char *capture(printer fn, const struct pt_topology *t, bool json)
+{
+	return capture_nics(fn, t, json, false);
 }
 
 static char *slurp(const char *path)
@@ -393,19 +400,9 @@ static void test_names(void)
 	   parse_kind("port") == -EINVAL, "parse_kind gpu/nic/nvme only");
 }
 
-/* The matrix of topo into a string, with or without --all-nics. */
 static char *topo_text(const struct pt_topology *t, bool all_nics)
 {
-	struct ctx c = { .err = stderr, .sysfs = SYSFS, .all_nics = all_nics };
-	char *buf = NULL;
-	size_t len = 0;
-
-	c.out = open_memstream(&buf, &len);
-	if (!c.out)
-		abort();
-	print_topo(&c, t);
-	fclose(c.out);
-	return buf;
+	return capture_nics(p_topo, t, false, all_nics);
 }
 
 /* NICs as nvidia-smi names them: RDMA ones first, by RDMA name. */
