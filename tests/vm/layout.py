@@ -11,6 +11,9 @@ import os
 HERE = os.path.dirname(os.path.abspath(__file__))
 LAYOUT_DIR = os.path.join(HERE, "layouts")
 NAMES = ("balance", "common", "cascade")
+# More layouts that are checked (qemu-args --check) but are no MUX state:
+# balance4 is balance with two switches per NUMA node.
+EXTRA_NAMES = ("balance4",)
 # The MUX method's superset topology: one set of switches and ports, gpu4-7
 # wired differently per layout (mux-map.json says where).
 MUX_NAMES = tuple("mux-" + n for n in NAMES)
@@ -59,8 +62,16 @@ def qemu_argv(lay, run_dir, kernel=None, initrd=None, append=None,
         for i, p in enumerate(sw["ports"]):
             a += ["-device", f"xio3130-downstream,id={p['id']},bus={sw['id']},"
                   f"addr={i}.0,chassis={p['chassis']},slot={p['slot']}"]
+    # Conventional PCI behind a PCIe-to-PCI bridge (a BMC's VGA behind
+    # ASPEED's 1a03:1150): QEMU's pcie-pci-bridge has an SHPC, which refuses
+    # slot 0, so devices below it need an "addr" of slot 1 or more.
+    for br in lay.get("bridges", []):
+        a += ["-device", f"{br['device']},id={br['id']},bus={br['parent']}"
+              + (f",addr={br['addr']}" if "addr" in br else "")]
     for ep in lay["endpoints"]:
         props = dict(ep.get("props", {}))
+        if "addr" in ep:
+            props["addr"] = ep["addr"]
         if ep["kind"] == "nic":
             # An isolated user-mode backend: no "nic has no peer" warning.
             a += ["-netdev", f"user,id=net-{ep['id']},restrict=on"]
@@ -81,16 +92,22 @@ def _place(lay):
     rps = {rp["id"]: rp for rp in lay["root_ports"]}
     hbs = {hb["id"]: hb for hb in lay["host_bridges"]}
     port_sw = {p["id"]: sw for sw in lay["switches"] for p in sw["ports"]}
+    brs = {br["id"]: br for br in lay.get("bridges", [])}
     out = {}
     for ep in lay["endpoints"]:
-        bus, sws = ep["port"], []
+        bus, sws, bridges = ep["port"], [], []
         while bus not in rps:
+            if bus in brs:
+                bridges.append(bus)
+                bus = brs[bus]["parent"]
+                continue
             sw = port_sw[bus]
             sws.append(sw["id"])
             bus = sw["parent"]
         hb = hbs[rps[bus]["host_bridge"]]
-        out[ep["id"]] = {"kind": ep["kind"], "switches": sws, "root_port": bus,
-                         "host_bridge": hb["id"], "numa_node": hb["numa_node"]}
+        out[ep["id"]] = {"kind": ep["kind"], "switches": sws, "bridges": bridges,
+                         "root_port": bus, "host_bridge": hb["id"],
+                         "numa_node": hb["numa_node"]}
     return out
 
 
@@ -109,10 +126,16 @@ def path_class(a, b):
     return "SYS"
 
 
+# Endpoint kinds with path classes (the columns of nvidia-smi topo -m). A
+# "display" (a BMC's or on-board VGA) is listed as a device, never a GPU,
+# and has no paths.
+PATH_KINDS = ("gpu", "nic", "nvme")
+
+
 def derive(lay):
     """The "expect" section that the topology implies."""
     pl = _place(lay)
-    eps = [e["id"] for e in lay["endpoints"]]
+    eps = [e["id"] for e in lay["endpoints"] if e["kind"] in PATH_KINDS]
     gpus = [e for e in eps if pl[e]["kind"] == "gpu"]
     # "layout": the layout the topology is (mux-balance.json is balance).
     exp = {"layout": lay.get("layout", lay["name"]), "gpus": {}, "paths": {}}

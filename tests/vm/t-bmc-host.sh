@@ -92,7 +92,7 @@ if start switchfw balance; then
 	tap "$([[ $line == "boot=$((boot + 1)) layout=cascade "* ]] && echo 1 || echo 0)" \
 		"power cycle: the host booted again, in cascade ($cycle s)" "$line"
 	eq "$(status)" "state=done current=cascade pending=none job=1 error=0" "after the cycle: current cascade, nothing pending"
-	got=$(T=120 grun bash -c 'insmod kmod/pcitopo.ko && cd /sys/kernel/pcitopo && echo "$(<layout) $(<count_gpus)"' 2>&1) || true
+	got=$(T=120 grun bash -c '. "$PCITOPO_ROOT/tests/vm/guest/standins.sh" && pt_insmod && cd /sys/kernel/pcitopo && echo "$(<layout) $(<count_gpus)"' 2>&1) || true
 	eq "$got" "cascade 8" "new guest: pcitopo.ko sees cascade with 8 GPUs"
 
 	"$srv" console "$dir" "pcitopo_fail_next 7" >/dev/null || true
@@ -107,7 +107,7 @@ fi
 
 # --- MUX: the GPUs move while the host runs ------------------------------
 if start mux balance; then
-	got=$(T=120 grun bash -c 'insmod kmod/pcitopo.ko && cd /sys/kernel/pcitopo && echo "$(<layout) $(<count_gpus) $(<generation)"' 2>&1) || true
+	got=$(T=120 grun bash -c '. "$PCITOPO_ROOT/tests/vm/guest/standins.sh" && pt_insmod && cd /sys/kernel/pcitopo && echo "$(<layout) $(<count_gpus) $(<generation)"' 2>&1) || true
 	gen0=${got##* }
 	eq "${got% *}" "balance 8" "mux: pcitopo.ko loaded, balance with 8 GPUs"
 

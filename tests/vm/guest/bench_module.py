@@ -24,6 +24,7 @@ import time
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import nlprobe  # noqa: E402
+import standins  # noqa: E402
 
 ROOT = os.environ.get("PCITOPO_ROOT", os.getcwd())
 N = int(os.environ.get("BENCH_N", "10"))
@@ -86,7 +87,7 @@ def run(*cmd):
 
 
 def main():
-    if subprocess.run(["insmod", os.path.join(ROOT, "kmod", "pcitopo.ko")],
+    if subprocess.run(standins.insmod_argv(ROOT),
                       capture_output=True).returncode:
         print("# bench: cannot load pcitopo.ko")
         return 1

@@ -14,7 +14,9 @@ L=${PCITOPO_LAYOUT:-?}
 N=${BENCH_N:-20}
 T=$root/cli/topoctl
 
-[[ -d /sys/module/pcitopo ]] || insmod "$root/kmod/pcitopo.ko" || exit 1
+# shellcheck source=standins.sh
+. "$root/tests/vm/guest/standins.sh"
+[[ -d /sys/module/pcitopo ]] || pt_insmod || exit 1
 for ((i = 0; i < 100; i++)); do
 	[[ -f /sys/kernel/pcitopo/generation ]] && break
 	sleep 0.05

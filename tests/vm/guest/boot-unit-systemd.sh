@@ -12,6 +12,8 @@
 # /lib/modules/VERSION/extra (depmod), and the emulated server's setup:
 #   - /etc/modules-load.d/pcitopo-test-ipmi.conf: ipmi_si, ipmi_devintf
 #     (no udev coldplug in this boot to load them);
+#   - /etc/modprobe.d/pcitopo-standins.conf and /etc/pcitopo/extra-ids:
+#     the stand-in GPUs as extra IDs (guest/standins.sh);
 #   - /etc/pcitopo/topod.conf: the platform of the server's method
 #     (pcitopo.method= on the kernel command line: emulated-switchfw or
 #     emulated-mux), in-band BMC,
@@ -39,6 +41,11 @@ mkdir -p "/lib/modules/$kver/extra"
 cp kmod/pcitopo.ko "/lib/modules/$kver/extra/"
 depmod -a "$kver"
 printf 'ipmi_si\nipmi_devintf\n' >/etc/modules-load.d/pcitopo-test-ipmi.conf
+# the stand-in GPUs as an operator would declare them: modprobe.d for the
+# module (modules-load.d loads it), /etc/pcitopo/extra-ids for topoctl
+# shellcheck source=standins.sh
+. "$root/tests/vm/guest/standins.sh"
+pt_standin_conf
 
 mkdir -p /etc/pcitopo /out/topod-state /var/lib/pcitopo
 echo "$profile" >/etc/pcitopo/profile

@@ -8,7 +8,7 @@
 # /etc/udev/rules.d (the overlay), then simulated for the guest's real
 # devices (found by class in sysfs): a GPU (class 0x0380) add and remove,
 # a switch downstream port (104c:8233) and upstream port (104c:8232) and a
-# root port add: PCITOPO_KIND, the "pcitopo" tag and the RUN of busctl's
+# root port add: PCITOPO_CLASS, the "pcitopo" tag and the RUN of busctl's
 # Recheck call; an NVMe drive and a NIC add, and a GPU "change": none of
 # them; the pcitopo module's own add and remove: the Recheck only, another
 # module's: nothing. TAP on stdout. (`udevadm test` runs no RUN program; it lists them.)
@@ -51,7 +51,7 @@ yes_case() {	# yes_case ACTION DEV KIND WHAT
 	local out
 	if [[ -z $2 ]]; then tap 0 "$4: no such device in this layout"; return; fi
 	out=$(utest "$1" "$2")
-	tap "$(has "$out" "PCITOPO_KIND=$3" && echo 1 || echo 0)" "$4 ($2, $1): PCITOPO_KIND=$3" "$out"
+	tap "$(has "$out" "PCITOPO_CLASS=$3" && echo 1 || echo 0)" "$4 ($2, $1): PCITOPO_CLASS=$3" "$out"
 	tap "$(tagged "$out" && echo 1 || echo 0)" "$4 ($2, $1): tagged pcitopo" "$out"
 	tap "$(has "$out" "$recheck" && echo 1 || echo 0)" "$4 ($2, $1): RUN busctl ... Recheck" "$out"
 }
@@ -59,26 +59,28 @@ no_case() {	# no_case ACTION DEV WHAT
 	local out
 	if [[ -z $2 ]]; then tap 0 "$3: no such device in this layout"; return; fi
 	out=$(utest "$1" "$2")
-	tap "$(! grep -q '^PCITOPO_KIND=' <<<"$out" && ! tagged "$out" &&
+	tap "$(! grep -q '^PCITOPO_CLASS=' <<<"$out" && ! tagged "$out" &&
 		! grep -q 'org.pcitopo.Topod1 Recheck' <<<"$out" && grep -q "^ACTION=$1" <<<"$out" &&
 		echo 1 || echo 0)" "$3 ($2, $1): not pcitopo's (no kind, tag or RUN)" "$out"
 }
 
-yes_case add "$gpu" gpu "GPU"
-yes_case remove "$gpu" gpu "GPU"
-yes_case add "$dsp" port "switch downstream port"
-yes_case add "$usp" port "switch upstream port"
-yes_case add "$rp" port "root port"
+yes_case add "$gpu" display "GPU"
+yes_case remove "$gpu" display "GPU"
+yes_case add "$dsp" bridge "switch downstream port"
+yes_case add "$usp" bridge "switch upstream port"
+yes_case add "$rp" bridge "root port"
 no_case add "$nvme" "NVMe drive"
 no_case add "$nic" "NIC"
 no_case change "$gpu" "GPU"
 
 # the module itself (/sys/module/pcitopo, once it is loaded)
-grep -q '^pcitopo ' /proc/modules || insmod "$root/kmod/pcitopo.ko" ||
+# shellcheck source=standins.sh
+. "$root/tests/vm/guest/standins.sh"
+grep -q '^pcitopo ' /proc/modules || pt_insmod ||
 	tap 0 "insmod kmod/pcitopo.ko (make first)"
 for a in add remove; do
 	out=$(udevadm test --action="$a" /sys/module/pcitopo 2>&1)
-	tap "$(has "$out" "$recheck" && ! tagged "$out" && ! grep -q '^PCITOPO_KIND=' <<<"$out" &&
+	tap "$(has "$out" "$recheck" && ! tagged "$out" && ! grep -q '^PCITOPO_CLASS=' <<<"$out" &&
 		echo 1 || echo 0)" "module pcitopo ($a): RUN busctl ... Recheck, no tag or kind" "$out"
 done
 other=$(for m in /sys/module/*/initstate; do m=${m%/initstate}; [[ ${m##*/} != pcitopo ]] && echo "$m" && break; done)

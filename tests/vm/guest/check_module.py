@@ -23,13 +23,13 @@ import sys
 import time
 
 ROOT = os.environ.get("PCITOPO_ROOT", os.getcwd())
-KO = os.path.join(ROOT, "kmod", "pcitopo.ko")
 NLPROBE = os.path.join(ROOT, "tests", "vm", "guest", "nlprobe.py")
 SYS = "/sys/kernel/pcitopo"
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import nlprobe  # noqa: E402
+import standins  # noqa: E402
 
 with open(nlprobe.DEFAULT_HEADER) as _h:
     _HDR = _h.read()
@@ -144,8 +144,19 @@ def map_ids(lay):
         ids[pid] = port_of_slot(slot)
     for sw in lay["switches"]:
         ids[sw["id"]] = slot_child(ports[sw["parent"]])
+    # A PCIe-to-PCI bridge (the BMC's) is the function below its port; the
+    # conventional devices behind it have no slot: its bus and their addr.
+    bridges = {br["id"]: slot_child(ports[br["parent"]])
+               for br in lay.get("bridges", [])}
+    ids.update(bridges)
     for ep in lay["endpoints"]:
-        ids[ep["id"]] = slot_child(ports[ep["port"]])
+        if ep["port"] in bridges:
+            br = bridges[ep["port"]]
+            sec = br and rd("/sys/bus/pci/devices/%s/secondary_bus_number" % br)
+            ids[ep["id"]] = sec and "%s:%02x:%02x.0" % (
+                br.split(":")[0], int(sec), int(ep["addr"], 0))
+        else:
+            ids[ep["id"]] = slot_child(ports[ep["port"]])
     return ids
 
 
@@ -180,6 +191,13 @@ def check_static(lay, ids):
         if got != w:
             bad.append("%s (%s): want %s got %s" % (g, a, w, got))
     tap(not bad, "every GPU: kind, switch, root port, NUMA node", "\n".join(bad))
+    # The BMC's VGA: the stand-ins' own ID (an extra ID of kind gpu here),
+    # behind a PCIe-to-PCI bridge, so never a GPU.
+    for e in lay["endpoints"]:
+        if e["kind"] == "display":
+            eq(dev(ids[e["id"]], "kind"), "display",
+               "%s (%s, VGA behind a PCIe-to-PCI bridge) has kind display"
+               % (e["id"], ids[e["id"]]))
 
     # Links. QEMU's switch ports and endpoints support only 2.5 GT/s x1, so
     # every link trains to that whatever the root port offers (x-speed and
@@ -389,7 +407,7 @@ def check_unload_during_dump():
     if first.returncode:
         sh("rmmod", "pcitopo")
     tap(not os.path.exists(SYS), "module unloaded, sysfs gone")
-    p = sh("insmod", KO)
+    p = sh(*standins.insmod_argv(ROOT))
     tap(p.returncode == 0 and generation() == 1,
         "loads again, generation starts at 1", p.stderr)
 
@@ -397,7 +415,7 @@ def check_unload_during_dump():
 def main():
     lay = json.load(open(os.environ["PCITOPO_LAYOUT_FILE"]))
     sh("dmesg", "-C")
-    p = sh("insmod", KO)
+    p = sh(*standins.insmod_argv(ROOT))
     if not tap(p.returncode == 0, "insmod pcitopo.ko", p.stderr):
         print("1..%d" % n_test)
         return 1

@@ -15,12 +15,18 @@
 # The topo output is also left in $PCITOPO_OUT/topo-LAYOUT.txt: with
 # PCITOPO_RESULTS=DIR run-guest keeps it, to make a new golden file (check it
 # by hand against the layout's expect section before committing it).
+#
+# The stand-in GPUs are extra IDs (guest/standins.sh: the module's
+# extra_ids, TOPOCTL_EXTRA_IDS for the sysfs source); section 0 is
+# guest/check_server.sh (the BMC's VGA, Soft-RoCE rxe0, both sources).
 set -uo pipefail
 root=${PCITOPO_ROOT:?run me through tests/vm/run-guest}
 lay=${PCITOPO_LAYOUT_FILE:?}
 L=${PCITOPO_LAYOUT:?}
 T=$root/cli/topoctl
 golden=$root/tests/vm/golden/topo-$L.txt
+# shellcheck source=standins.sh
+. "$root/tests/vm/guest/standins.sh"
 tmp=$(mktemp -d /tmp/check_topoctl.XXXXXX)
 n=0
 fails=0
@@ -61,6 +67,10 @@ ids_json() {
 	echo "$out"
 }
 
+# --- 0. what every real server has: a BMC's VGA, an RDMA NIC ----------------
+# shellcheck source=check_server.sh
+. "$root/tests/vm/guest/check_server.sh"
+
 # --- 1. module not loaded yet: the sysfs fallback ----------------------------
 if [[ -d /sys/module/pcitopo ]]; then
 	rmmod pcitopo
@@ -80,8 +90,8 @@ ok $? "no module: -j topo falls back to sysfs, one note on stderr, clean JSON" "
 ok $? "no module: monitor needs the module (exit 1)" "$tmp/e"
 
 # --- 2. with the module ------------------------------------------------------
-insmod "$root/kmod/pcitopo.ko"
-ok $? "insmod pcitopo.ko"
+pt_insmod
+ok $? "insmod pcitopo.ko extra_ids=$PT_GPU_IDS:gpu"
 for ((i = 0; i < 100; i++)); do [[ -n $(gen) ]] && break; sleep 0.05; done
 ids=$(ids_json)
 
@@ -114,19 +124,21 @@ jq -e --argjson ids "$ids" --slurpfile lay "$lay" '
 ok $? "-j show: every GPU on its switch and NUMA node" "$tmp/show.json"
 
 "$T" -j topo >"$tmp/topo.json"
+# every NIC (--all-nics): the plain e1000e too, not only rxe0
+"$T" -j topo --all-nics >"$tmp/topo-all.json"
 jq -e --argjson ids "$ids" --slurpfile lay "$lay" '
 	(.devices | map({key: .addr, value: .name}) | from_entries) as $name |
 	(.devices | map({key: .name, value: .paths}) | from_entries) as $row |
 	[$lay[0].expect.paths | to_entries[] | .key as $a | .value | to_entries[] |
 	 select(.key | startswith("nvme") | not) |
 	 $row[$name[$ids[$a]]][$name[$ids[.key]]].class == .value]
-	| all and length > 50' "$tmp/topo.json" >/dev/null
-ok $? "-j topo: every GPU pair and GPU-NIC class as the layout expects" "$tmp/topo.json"
-jq -e '(.devices | length) >= 10 and
+	| all and length > 50' "$tmp/topo-all.json" >/dev/null
+ok $? "-j topo --all-nics: every GPU pair and GPU-NIC class as the layout expects" "$tmp/topo-all.json"
+jq -e '(.devices | length) == 9 and
 	([.devices[] | select(.name | startswith("GPU"))] | length) == 8 and
 	([.devices[].paths[].class] - ["X","PIX","PXB","PHB","NODE","SYS"] | length) == 0' \
 	"$tmp/topo.json" >/dev/null
-ok $? "-j topo: 8 GPU rows, only nvidia-smi classes" "$tmp/topo.json"
+ok $? "-j topo: 8 GPU rows and the RDMA NIC's, only nvidia-smi classes" "$tmp/topo.json"
 
 "$T" -j port list >"$tmp/port.json"
 jq -e --argjson sw "$(jq '.switches | length' "$lay")" --argjson ids "$ids" '
@@ -256,9 +268,10 @@ ok $? "module unloaded: --source netlink -> 'pcitopo module not loaded (modprobe
 # --- 8. installed, not loaded: the first netlink request loads it -----------
 # (MODULE_ALIAS_GENL_FAMILY: the kernel's genl controller asks modprobe for
 # net-pf-16-proto-16-family-pcitopo, as for wireguard)
+# (the stand-ins' extra IDs in /etc/modprobe.d, as an operator has them)
 kd=/lib/modules/$(uname -r)
-mkdir -p "$kd/extra" && cp "$root/kmod/pcitopo.ko" "$kd/extra/" && depmod
-ok $? "pcitopo.ko installed into $kd/extra, depmod"
+mkdir -p "$kd/extra" && cp "$root/kmod/pcitopo.ko" "$kd/extra/" && depmod && pt_standin_conf
+ok $? "pcitopo.ko installed into $kd/extra, depmod, extra IDs in /etc/modprobe.d"
 "$T" --source netlink -j topo >"$tmp/al.json" 2>"$tmp/e"
 rc=$?
 [[ $rc == 0 && ! -s $tmp/e ]] && grep -q '^pcitopo ' /proc/modules &&

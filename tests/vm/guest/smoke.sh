@@ -26,8 +26,10 @@ count_class() { lspci -n | awk -v c="$1" '$2 ~ "^"c {n++} END {print n+0}'; }
 count_id() { lspci -n -d "$1" | wc -l; }
 jcount() { jq "$1" "$lay"; }
 
-check "display-class (GPU stand-in) devices" \
-	"$(jcount '[.endpoints[] | select(.kind=="gpu")] | length')" "$(count_class 03)"
+check "display controllers 0x0380 (the GPU stand-ins)" \
+	"$(jcount '[.endpoints[] | select(.kind=="gpu")] | length')" "$(count_class 0380)"
+check "VGA controllers 0x0300 (the BMC's)" \
+	"$(jcount '[.endpoints[] | select(.kind=="display")] | length')" "$(count_class 0300)"
 check "Ethernet NICs" \
 	"$(jcount '[.endpoints[] | select(.kind=="nic")] | length')" "$(count_class 0200)"
 check "NVMe controllers" \
@@ -38,6 +40,8 @@ check "switch downstream ports (104c:8233)" \
 	"$(jcount '[.switches[].ports[]] | length')" "$(count_id 104c:8233)"
 check "root ports (1b36:000c)" \
 	"$(jcount '.root_ports | length')" "$(count_id 1b36:000c)"
+check "PCIe-to-PCI bridges (1b36:000e)" \
+	"$(jcount '[.bridges[]?] | length')" "$(count_id 1b36:000e)"
 
 # The device below the port with physical slot number $1 (pciehp names it).
 below_slot() {
@@ -61,25 +65,44 @@ lnk() { # lnk BDF Cap|Sta -> "Speed 16GT/s, Width x16"
 }
 
 # One line per endpoint: id kind slot-of-its-port node root-port rp-slot
-# rp-speed rp-width on-root-port (jq once: it is slow under TCG).
+# rp-speed rp-width on-root-port addr-below-a-bridge (jq once: it is slow
+# under TCG). An endpoint behind a PCIe-to-PCI bridge (the BMC's VGA) has
+# the slot of the bridge's port and its own addr on the bridge's bus.
 table=$(jq -r '. as $l |
+	def br($p): [$l.bridges[]? | select(.id == $p)] | .[0];
 	def rp($p): if ([$l.root_ports[].id] | index($p)) != null then $p
+		elif br($p) != null then rp(br($p).parent)
 		else rp($l.switches[] | select([.ports[].id] | index($p) != null) | .parent) end;
-	def slot($p): ($l.root_ports[], $l.switches[].ports[]) | select(.id == $p) | .slot;
+	def slot($p): if br($p) != null then slot(br($p).parent) else
+		(($l.root_ports[], $l.switches[].ports[]) | select(.id == $p) | .slot) end;
 	.endpoints[] | . as $e | rp($e.port) as $r |
 	($l.root_ports[] | select(.id == $r)) as $rp |
 	($l.host_bridges[] | select(.id == $rp.host_bridge)) as $hb |
 	[$e.id, $e.kind, slot($e.port), $hb.numa_node, $r, $rp.slot,
-	 $rp.speed, $rp.width, ($r == $e.port)] | @tsv' "$lay")
+	 $rp.speed, $rp.width, ($r == $e.port),
+	 (if br($e.port) != null then $e.addr else "-" end)] | @tsv' "$lay")
 
-while IFS=$'\t' read -r id kind slot node rpid rpslot speed width direct; do
+while IFS=$'\t' read -r id kind slot node rpid rpslot speed width direct braddr; do
 	dev=$(below_slot "$slot")
+	if [[ -n $dev && $braddr != - ]]; then
+		# the bridge below the port, then the device on its bus
+		check "$id: a PCIe-to-PCI bridge below slot $slot ($dev)" \
+			"0x1b36:0x000e" "$(cat "/sys/bus/pci/devices/$dev/vendor"):$(cat "/sys/bus/pci/devices/$dev/device")"
+		sec=$(cat "/sys/bus/pci/devices/$dev/secondary_bus_number")
+		dev=$(printf '%s:%02x:%02x.0' "${dev%%:*}" "$sec" "$((braddr))")
+		[[ -e /sys/bus/pci/devices/$dev ]] || dev=
+		if [[ -n $dev ]]; then
+			lspci -s "$dev" -vv | grep -q "Express" && r=1 || r=0
+			ok "$r" "$id ($dev) is conventional PCI (no PCIe capability)"
+		fi
+	fi
 	if [[ -z $dev ]]; then
 		ok 1 "$id ($kind) present in slot $slot"
 		continue
 	fi
 	case $kind in
 	gpu) want=0x0380 ;;
+	display) want=0x0300 ;;
 	nic) want=0x0200 ;;
 	nvme) want=0x0108 ;;
 	*) want=unknown ;;

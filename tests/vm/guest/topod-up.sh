@@ -17,7 +17,9 @@ plat=${1:?usage: topod-up.sh PLATFORM}
 root=${PCITOPO_ROOT:-$(pwd)}
 out=${PCITOPO_OUT:-/out}
 
-grep -q '^pcitopo ' /proc/modules || insmod "$root/kmod/pcitopo.ko"
+# shellcheck source=standins.sh
+. "$root/tests/vm/guest/standins.sh"
+grep -q '^pcitopo ' /proc/modules || pt_insmod
 modprobe ipmi_si 2>/dev/null || true
 modprobe ipmi_devintf 2>/dev/null || true
 for _ in $(seq 100); do [[ -c /dev/ipmi0 ]] && break; sleep 0.1; done

@@ -1,0 +1,136 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# check_server.sh   (in the emulated server's guest, as root: run by
+# tests/vm/t-topoctl.sh, alone for balance4 or sourced by check_topoctl.sh)
+#
+# What every real server has, as topoctl shows it, with the sysfs source
+# (module not loaded) and with pcitopo.ko: the BMC's VGA behind its
+# PCIe-to-PCI bridge (QEMU's VGA, 1234:1111, the stand-in GPUs' own ID, on
+# the node-0 host bridge pxb2 between GPU0-3's and GPU4-7's buses) is never
+# a GPU whatever the extra IDs say: 8 GPUs, not 9, GPU0-7 the stand-ins in bus
+# order (GPU4 the first on node 1, not the VGA), `dev list` shows the VGA
+# with kind display; one NIC is RDMA-capable for real (Soft-RoCE rxe0 on
+# nic0, guest/rdma-up.sh): the NIC legend of `topo` has exactly `NIC0: rxe0`
+# with nic0's address, the plain e1000e only with --all-nics; the layout is
+# the layout's expect.layout. Without the extra IDs the stand-ins are no
+# GPUs at all. Prints TAP; sourced, it uses the caller's ok() and counters.
+set -uo pipefail
+root=${PCITOPO_ROOT:?run me through tests/vm/run-guest}
+lay=${PCITOPO_LAYOUT_FILE:?}
+L=${PCITOPO_LAYOUT:?}
+T=$root/cli/topoctl
+# shellcheck source=standins.sh
+. "$root/tests/vm/guest/standins.sh"
+
+standalone=0
+if ! declare -F ok >/dev/null; then
+	standalone=1
+	n=0 fails=0
+	ok() { # ok STATUS DESCRIPTION [DETAIL-FILE]
+		n=$((n + 1))
+		if [[ $1 == 0 ]]; then
+			echo "ok $n - $L: $2"
+		else
+			echo "not ok $n - $L: $2"
+			fails=$((fails + 1))
+			[[ -n ${3:-} && -f ${3:-} ]] && head -20 "$3" | sed 's/^/#   /'
+		fi
+	}
+fi
+cs=$(mktemp -d /tmp/check_server.XXXXXX)
+
+# QEMU ids -> guest addresses: endpoints below a port by its slot; the
+# VGA below the PCIe-to-PCI bridge (no slot of its own) by its addr.
+cs_slot_addr() { # cs_slot_addr PORT-ID: the function 0 below that port
+	local slot a
+	slot=$(jq -r --arg p "$1" '[.root_ports[], .switches[].ports[]] |
+		map(select(.id == $p)) | .[0].slot' "$lay")
+	a=$(cat "/sys/bus/pci/slots/$slot/address" 2>/dev/null) && echo "$a.0"
+}
+cs_addr() { # cs_addr ENDPOINT-ID
+	local port br sec a
+	port=$(jq -r --arg e "$1" '.endpoints[] | select(.id == $e) | .port' "$lay")
+	if jq -e --arg p "$port" '[.bridges[]?.id] | index($p)' "$lay" >/dev/null; then
+		br=$(cs_slot_addr "$(jq -r --arg p "$port" '.bridges[] | select(.id == $p) | .parent' "$lay")")
+		sec=$(cat "/sys/bus/pci/devices/$br/secondary_bus_number" 2>/dev/null) || return 1
+		a=$(jq -r --arg e "$1" '.endpoints[] | select(.id == $e) | .addr' "$lay")
+		printf '%s:%02x:%02x.0\n' "${br%%:*}" "$sec" "$((a))"
+	else
+		cs_slot_addr "$port"
+	fi
+}
+want_layout=$(jq -r .expect.layout "$lay")
+want_gpus=$(for i in 0 1 2 3 4 5 6 7; do echo "GPU$i $(cs_addr "gpu$i")"; done)
+vga=$(cs_addr "$(jq -r '[.endpoints[] | select(.kind == "display")][0].id' "$lay")")
+rnic=$(jq -r '[.endpoints[] | select(.rdma)][0] | "\(.id) \(.rdma)"' "$lay")
+rdma=${rnic#* } rnic_addr=$(cs_addr "${rnic% *}")
+plain=$(for e in $(jq -r '.endpoints[] | select(.kind == "nic" and (.rdma | not)) | .id' "$lay"); do
+	cs_addr "$e"; done)
+echo "# $L: VGA $vga, RDMA NIC $rdma at $rnic_addr, plain NICs ${plain//$'\n'/ }"
+
+# --- Soft-RoCE on the RDMA NIC (what sysfs shows is in tests/vm/README.md)
+if "$root/tests/vm/guest/rdma-up.sh" "$lay" >"$cs/rdma" 2>&1; then
+	eth=$(awk -v r="$rdma" '$1 == r { print $2 }' "$cs/rdma")
+	[[ -e /sys/class/infiniband/$rdma && ! -e /sys/class/infiniband/$rdma/device &&
+		$(cat "/sys/class/infiniband/$rdma/parent" 2>/dev/null) == "$eth" &&
+		$(readlink -f "/sys/class/net/$eth/device") == */$rnic_addr ]]
+	ok $? "Soft-RoCE: $rdma on $eth ($rnic_addr): no device link, parent names the netdev" "$cs/rdma"
+else
+	ok 1 "Soft-RoCE: rdma link add $rdma type rxe (guest/rdma-up.sh)" "$cs/rdma"
+fi
+
+# cs_view SRC...: the checks on one source (topoctl options in "$@")
+cs_view() {
+	local src=$1
+	shift
+	"$T" "$@" -j show >"$cs/show.json" 2>"$cs/e"
+	jq -e --arg l "$want_layout" '.layout == $l and .gpus == 8' "$cs/show.json" >/dev/null
+	ok $? "$src: layout $want_layout, 8 GPUs (the BMC's VGA is none)" "$cs/show.json"
+	"$T" "$@" dev list >"$cs/dev.txt" 2>"$cs/e"
+	# ADDRESS NAME ROLE KIND ...: the GPUs by name, in bus order
+	diff <(echo "$want_gpus") <(awk '$2 ~ /^GPU[0-9]+$/ { print $2, $1 }' "$cs/dev.txt") >"$cs/d"
+	ok $? "$src: dev list: GPU0-7 are the 8 stand-ins in bus order (GPU4 the first on node 1, not the VGA)" "$cs/d"
+	[[ $(awk -v a="$vga" '$1 == a { print $4 }' "$cs/dev.txt") == display ]] &&
+		! awk -v a="$vga" '$1 == a { print $2 }' "$cs/dev.txt" | grep -q '^GPU'
+	ok $? "$src: dev list: the VGA $vga behind the PCIe-to-PCI bridge has kind display" "$cs/dev.txt"
+	"$T" "$@" topo >"$cs/topo.txt" 2>"$cs/e"
+	sed -n '/^NIC Legend:/,$p' "$cs/topo.txt" | grep -E '^ +NIC[0-9]+:' >"$cs/nics"
+	[[ $(wc -l <"$cs/nics") == 1 ]] && grep -Eq "^ +NIC0: $rdma .*$rnic_addr" "$cs/nics" &&
+		[[ $(head -n 1 "$cs/topo.txt" | grep -o 'NIC[0-9]*' | wc -l) == 1 ]] &&
+		! grep -q "$vga" "$cs/topo.txt"
+	ok $? "$src: topo: one NIC column, legend 'NIC0: $rdma' with $rnic_addr; no VGA" "$cs/topo.txt"
+	"$T" "$@" topo --all-nics >"$cs/topo-all.txt" 2>"$cs/e"
+	local p bad=0
+	sed -n '/^NIC Legend:/,$p' "$cs/topo-all.txt" | grep -E '^ +NIC[0-9]+:' >"$cs/nics"
+	grep -Eq "^ +NIC0: $rdma .*$rnic_addr" "$cs/nics" || bad=1
+	for p in $plain; do grep -q "$p" "$cs/nics" || bad=1; done
+	[[ $(wc -l <"$cs/nics") == $((1 + $(echo "$plain" | wc -w))) ]] || bad=1
+	ok "$bad" "$src: topo --all-nics: every NIC in the legend, the plain e1000e too, NIC0 still $rdma" \
+		"$([[ -s $cs/e ]] && echo "$cs/e" || echo "$cs/topo-all.txt")"
+}
+
+# --- the sysfs source (module not loaded)
+[[ -d /sys/module/pcitopo ]] && rmmod pcitopo
+cs_view "sysfs (TOPOCTL_EXTRA_IDS)" --source sysfs
+n0=$(env -u TOPOCTL_EXTRA_IDS "$T" --source sysfs -j show 2>"$cs/e" | jq .gpus)
+n1=$(env -u TOPOCTL_EXTRA_IDS "$T" --source sysfs --extra-id "$PT_GPU_IDS" -j show 2>"$cs/e" | jq .gpus)
+[[ $n0 == 0 && $n1 == 8 ]]
+ok $? "sysfs: no GPU without the extra ID (got $n0), 8 with --extra-id $PT_GPU_IDS (got $n1)" "$cs/e"
+
+# --- the module
+insmod "$root/kmod/pcitopo.ko" >"$cs/e" 2>&1 && n0=$(cat /sys/kernel/pcitopo/count_gpus) && rmmod pcitopo
+pt_insmod >"$cs/e" 2>&1
+rc=$?
+for ((i = 0; i < 100; i++)); do [[ -f /sys/kernel/pcitopo/generation ]] && break; sleep 0.05; done
+[[ $rc == 0 && $n0 == 0 && $(cat /sys/kernel/pcitopo/count_gpus) == 8 &&
+	$(cat "/sys/kernel/pcitopo/devices/$vga/kind" 2>/dev/null) == display ]]
+ok $? "module: no GPU without extra_ids (got $n0); with extra_ids=$PT_GPU_IDS:gpu 8, the VGA's kind display" "$cs/e"
+cs_view "module" --source netlink
+rmmod pcitopo
+
+rm -rf "$cs"
+if ((standalone)); then
+	echo "1..$n"
+	[[ $fails == 0 ]]
+fi
