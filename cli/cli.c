@@ -31,6 +31,7 @@ const struct cmd topoctl_objects[] = {
 	{ "export", do_export,
 	  "topoctl export [ --format { json | nccl | dot | prometheus } ] [ --output FILE ]" },
 	{ "snapshot", do_snapshot, "topoctl snapshot DIR" },
+	{ "doctor", do_doctor, "topoctl doctor [ DEV DEV ] [ --cpuinfo FILE ]" },
 	{ "diff", do_diff, "topoctl diff { FILE | - }" },
 	{ "advise", do_advise,
 	  "topoctl advise [ WORKLOAD ] [ --model-size SIZE ] [ --batch-size N ]\n"

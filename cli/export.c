@@ -20,7 +20,8 @@
  *         the Prometheus text format (0.0.4) for node_exporter's textfile
  *         collector: the layout as a state set, the summary's counts, each
  *         upstream link's figures and flags, each path's class, hops,
- *         bottleneck and flags (see "Prometheus" below).
+ *         bottleneck and flags (see "Prometheus" below), and what
+ *         `topoctl doctor` finds, by check and severity.
  *
  * --output FILE replaces FILE atomically instead of writing to stdout (see
  * export_to_file()).
@@ -33,6 +34,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "doctor.h"
 #include "ptc.h"
 #include "topoctl.h"
 
@@ -409,6 +411,33 @@ static uint64_t path_fig(const struct pt_path *p, enum path_fig fig)
 	return 0;
 }
 
+/*
+ * What `topoctl doctor` finds, counted by check and severity; every pair of
+ * the two is written, zeros included, so that an alert such as
+ * pcitopo_doctor_findings{severity="error"} > 0 always has its series.
+ */
+static int prom_doctor(struct ctx *c, const struct pt_topology *t)
+{
+	unsigned int n[DR_NCHECK][DR_NSEV], k, s;
+	int r = doctor_counts(c, t, n);
+
+	if (r) {
+		fprintf(c->err, "topoctl: doctor: %s\n", strerror(-r));
+		return 1;
+	}
+	prom_family(c->out, "pcitopo_doctor_findings",
+		    "Findings of topoctl doctor by check (acs, iommu, numa, link, "
+		    "mps, aer, dpc, nccl) and severity (error, warning, note).");
+	for (k = 0; k < DR_NCHECK; k++)
+		for (s = 0; s < DR_NSEV; s++) {
+			fputs("pcitopo_doctor_findings", c->out);
+			prom_label(c->out, true, "check", dr_check_name(k));
+			prom_label(c->out, false, "severity", dr_sev_name(s));
+			fprintf(c->out, "} %u\n", n[k][s]);
+		}
+	return 0;
+}
+
 static int export_prometheus(struct ctx *c, const struct pt_topology *t)
 {
 	const struct pt_summary *s = &t->summary;
@@ -494,7 +523,7 @@ static int export_prometheus(struct ctx *c, const struct pt_topology *t)
 				path_fig(&t->paths[i], path_families[k].fig));
 		}
 	}
-	return 0;
+	return prom_doctor(c, t);
 }
 
 static const struct {

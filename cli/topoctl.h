@@ -185,6 +185,7 @@ int do_snapshot(struct ctx *c, int argc, char **argv);
 int do_diff(struct ctx *c, int argc, char **argv);	/* diff.c */
 int do_advise(struct ctx *c, int argc, char **argv);	/* advise.c */
 int do_bench(struct ctx *c, int argc, char **argv);	/* bench.c */
+int do_doctor(struct ctx *c, int argc, char **argv);	/* doctor.c */
 
 /* main.c's option parsing, apart so that the fuzzer drives it: fills c from
  * argv; returns -1 to go on with argv[*optind_out...], else an exit code

@@ -176,6 +176,23 @@ void ptc_path(const struct ptc_topo *t, u32 a, u32 b, struct ptc_path *out);
  */
 void ptc_layout(const struct ptc_topo *t, struct ptc_layout *out);
 
+/*
+ * ACS Control/Capability bits (as PCI_ACS_RR, PCI_ACS_CR and PCI_ACS_EC in
+ * <uapi/linux/pci_regs.h>) that send P2P traffic up to the root complex.
+ */
+#define PTC_ACS_RR		0x0004	/* P2P Request Redirect */
+#define PTC_ACS_CR		0x0008	/* P2P Completion Redirect */
+#define PTC_ACS_EC		0x0020	/* P2P Egress Control */
+#define PTC_ACS_REDIRECT_MASK	(PTC_ACS_RR | PTC_ACS_CR | PTC_ACS_EC)
+
+/*
+ * The one definition of "ACS redirect" (ptc_acs.c): a root or downstream port
+ * (role) enabling RR, CR or EC in its ACS control register (ctrl) that its
+ * ACS capability register (cap) implements. _bits() gives which of the three.
+ */
+u16 ptc_acs_redirect_bits(u8 role, u16 cap, u16 ctrl);
+bool ptc_acs_redirect(u8 role, u16 cap, u16 ctrl);
+
 /* Short names: "PIX", "balance", "downstream", "gpu"; "?" if out of range. */
 const char *ptc_class_name(u8 class);
 const char *ptc_layout_name(u8 layout);

@@ -28,8 +28,9 @@
  *               own upstream link carries no traffic of this path.
  *   flags       ACS_REDIRECT: PIX/PXB, and a root port or downstream port
  *               below the common bridge enables ACS P2P Request or Completion
- *               Redirect (only bits also present in its ACS capability
- *               count): P2P TLPs go up to the root complex instead.
+ *               Redirect or P2P Egress Control (ptc_acs_redirect(), the
+ *               definition shared with userspace): P2P TLPs go up to the
+ *               root complex instead.
  *               WIDTH_DOWN: a link on the path (the bottleneck candidates)
  *               is narrower than both its ends support.
  *
@@ -37,10 +38,6 @@
  * no memory beyond two arrays of PTC_MAX_DEPTH indexes on the stack.
  */
 #include "ptc.h"
-
-/* ACS control bits, as PCI_ACS_RR and PCI_ACS_CR in <uapi/linux/pci_regs.h>. */
-#define PTC_ACS_RR	0x0004
-#define PTC_ACS_CR	0x0008
 
 /* Ancestors of one endpoint strictly below the common bridge, nearest first. */
 struct ptc_side {
@@ -111,20 +108,14 @@ static bool ptc_side_one_bridge(const struct ptc_topo *t,
 	return true;
 }
 
-static bool ptc_acs_redirects(const struct ptc_node *n)
-{
-	if (n->role != PCITOPO_ROLE_ROOT_PORT &&
-	    n->role != PCITOPO_ROLE_DOWNSTREAM)
-		return false;
-	return n->acs_ctrl & n->acs_cap & (PTC_ACS_RR | PTC_ACS_CR);
-}
-
 static u32 ptc_side_acs(const struct ptc_topo *t, const struct ptc_side *s)
 {
 	u32 i;
 
 	for (i = 0; i < s->n; i++)
-		if (ptc_acs_redirects(&t->nodes[s->up[i]]))
+		if (ptc_acs_redirect(t->nodes[s->up[i]].role,
+				     t->nodes[s->up[i]].acs_cap,
+				     t->nodes[s->up[i]].acs_ctrl))
 			return PCITOPO_PATH_F_ACS_REDIRECT;
 	return 0;
 }

@@ -190,7 +190,8 @@ static ssize_t pcitopo_dev_emit(char *buf, const struct pcitopo_snap *s,
 		if (id == PCITOPO_D_ACS_CTRL)
 			return sysfs_emit(buf, "0x%04x\n", n->acs_ctrl);
 		return sysfs_emit(buf, "%d\n",
-				  !!(n->acs_ctrl & (PCI_ACS_RR | PCI_ACS_CR)));
+				  ptc_acs_redirect(n->role, n->acs_cap,
+						   n->acs_ctrl));
 	default:
 		return -EINVAL;
 	}

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "model.h"
+#include "ptc.h"
 
 /*
  * Arrays grow in powers of two from 8; the capacity is implied by the count:
@@ -148,10 +149,11 @@ const struct pt_path *pt_topology_find_path(const struct pt_topology *t,
 	return NULL;
 }
 
+/* core's rule (ptc_acs.c), so that the device flag and the path flag agree */
 bool pt_device_acs_redirect(const struct pt_device *d)
 {
 	return pt_has(d, PCITOPO_A_DEV_ACS_CTRL) &&
-	       (d->acs_ctrl & (PT_ACS_RR | PT_ACS_CR));
+	       ptc_acs_redirect(d->role, d->acs_cap, d->acs_ctrl);
 }
 
 bool pt_device_is_dsp(const struct pt_device *d)

@@ -135,7 +135,11 @@ const struct pt_device *pt_topology_find(const struct pt_topology *t,
 const struct pt_path *pt_topology_find_path(const struct pt_topology *t,
 					    const char *a, const char *b);
 
-/* Whether ACS on this device redirects P2P requests or completions. */
+/*
+ * Whether ACS on this device redirects P2P traffic: core's one definition,
+ * ptc_acs_redirect() (a root or downstream port enabling RR, CR or EC that its
+ * ACS capability implements).
+ */
 bool pt_device_acs_redirect(const struct pt_device *d);
 /* Whether the device is a downstream-facing port (root or switch downstream). */
 bool pt_device_is_dsp(const struct pt_device *d);

@@ -988,7 +988,51 @@ static const char *const dev_attrs[] = {
 	"secondary_bus_number", "subordinate_bus_number", "current_link_speed",
 	"current_link_width", "max_link_speed", "max_link_width", "label",
 	"modalias", "enable", "d3cold_allowed", "msi_bus", "ari_enabled",
+	/* the evidence `topoctl doctor` reads (health.h) */
+	"aer_dev_correctable", "aer_dev_nonfatal", "aer_dev_fatal",
 };
+
+/*
+ * The device's iommu_group link, pointing into DIR/kernel/iommu_groups/N as
+ * the live one does, and that group's type (health.h reads both): whether
+ * the IOMMU translates the GPU's DMA is evidence a saved tree must carry.
+ */
+static int snap_iommu(const char *root, const char *rp, const char *dir,
+		      const char *sub)
+{
+	char src[PATH_MAX + 32], dst[PATH_MAX + 64], target[PATH_MAX];
+	char rel[PATH_MAX];
+	const char *base, *p;
+	size_t len = 0;
+	ssize_t n;
+	int r;
+
+	snprintf(src, sizeof(src), "%s/iommu_group", rp);
+	n = readlink(src, target, sizeof(target) - 1);
+	if (n <= 0)
+		return 0;
+	target[n] = '\0';
+	base = strrchr(target, '/');
+	base = base ? base + 1 : target;
+	snprintf(dst, sizeof(dst), "%s/kernel/iommu_groups/%s", dir, base);
+	r = mkdirs(dst);
+	snprintf(src, sizeof(src), "%s/kernel/iommu_groups/%s/type", root, base);
+	snprintf(dst, sizeof(dst), "%s/kernel/iommu_groups/%s/type", dir, base);
+	if (!r && access(dst, F_OK)) {
+		r = copy_file(src, dst, 64);
+		if (r == -ENOENT || r == -EACCES || r == -EPERM)
+			r = 0;
+	}
+	if (r)
+		return r;
+	/* sub is "devices/pci0000:00/ADDR": one "../" per component */
+	rel[0] = '\0';
+	for (p = sub; p && len + 3 < sizeof(rel); p = strchr(p + 1, '/'))
+		len += (size_t)snprintf(rel + len, sizeof(rel) - len, "../");
+	snprintf(rel + len, sizeof(rel) - len, "kernel/iommu_groups/%s", base);
+	snprintf(dst, sizeof(dst), "%s/%s/iommu_group", dir, sub);
+	return symlink(rel, dst) ? -errno : 0;
+}
 
 static int is_dir_empty(const char *dir)
 {
@@ -1080,6 +1124,11 @@ static int snap_devices(const char *root, const char *rroot, const char *dir)
 		}
 		if (!r)
 			r = snap_netdevs(rp, dir, sub);
+		if (!r) {
+			r = snap_iommu(root, rp, dir, sub);
+			if (r)
+				set_err("%s/iommu_group: %s", sub, strerror(-r));
+		}
 		snprintf(rel, sizeof(rel), "../../../%s", sub);
 		snprintf(dst, sizeof(dst), "%s/bus/pci/devices/%s", dir,
 			 de->d_name);

@@ -43,7 +43,8 @@ def want($what; $got; $exp): if $got == [$exp] then empty
  ["acs-redirect", "pcitopo_path_acs_redirect"],
  ["numa-unknown", "pcitopo_path_numa_unknown"]] as $paths |
 ([$links[][1], $counts[][1], $paths[][1], "pcitopo_layout",
-  "pcitopo_layout_info", "pcitopo_path_info"]) as $families |
+  "pcitopo_layout_info", "pcitopo_path_info",
+  "pcitopo_doctor_findings"]) as $families |
 [$x.devices[] | select(.link != null)] as $linked |
 
 # the layout: a state set of the five layouts, one 1, JSON's

@@ -59,7 +59,18 @@ static void test_device(void)
 	ok(pt_has(&d, PCITOPO_A_DEV_PARENT) && !pt_has(&d, PCITOPO_A_DEV_SWITCH) &&
 	   !pt_has(&d, PCITOPO_A_DEV_SLOT) && d.sw[0] == '\0',
 	   "device: presence flags of optional attributes");
-	ok(pt_device_acs_redirect(&d), "device: ACS RR|CR is a redirect");
+	/* the one ACS rule (core/ptc_acs.c): only a downstream-facing port
+	 * redirects, and only with bits its ACS capability implements */
+	ok(pt_has(&d, PCITOPO_A_DEV_ACS_CTRL) && d.acs_ctrl == 0x000c &&
+	   !pt_device_acs_redirect(&d),
+	   "device: ACS control parsed; RR|CR on an endpoint redirects nothing");
+	d.role = PCITOPO_ROLE_ROOT_PORT;
+	d.acs_cap = 0x001f;
+	ok(pt_device_acs_redirect(&d),
+	   "device: RR|CR on a root port that implements them is a redirect");
+	d.acs_cap = 0x0003;
+	ok(!pt_device_acs_redirect(&d),
+	   "device: RR|CR set but not implemented (cap 0x0003) is no redirect");
 	nlmsg_free(m);
 
 	m = msg(PCITOPO_CMD_GET_DEVICE);
