@@ -13,6 +13,7 @@
 
 #include "bmc.h"
 #include "hw.h"
+#include "journal.h"
 #include "nl.h"
 
 struct hw {
@@ -20,8 +21,25 @@ struct hw {
 	const struct pt_platform *plat;
 	struct pt_nl *nl;		/* requests (module) */
 	struct pt_nl *mon;		/* events (module), may be NULL */
-	char fake_flag[4096];		/* fake: "detached" flag file */
+	char fake_flag[4096];		/* fake: the ports detached */
 };
+
+/*
+ * The stand-in ("hardware = fake") keeps what the kernel would in the state
+ * dir, so that it survives a SIGKILL of topod:
+ *   fake-detached   the ports detached, one a line: their GPUs are absent
+ *   fake-unbound    the GPUs without a driver (all others have "fake-gpu");
+ *                   a rescan probes what it adds, not what stayed, as the
+ *                   kernel does
+ *   fake-layout     (tests) the layout the "module" reports while nothing
+ *                   is detached, whatever the BMC says: a MUX that did not
+ *                   move
+ *   fake-link-x0    (tests) a layout: in it, the moving GPUs' links are x0
+ *   fake-boot-id    (tests) the boot id, for "the host went down"
+ */
+#define FAKE_UNBOUND	"fake-unbound"
+#define FAKE_DRIVER	"fake-gpu"
+#define FAKE_MAX_LINES	64
 
 int hw_open(const struct tconfig *c, const struct pt_platform *p,
 	    bool monitor, struct hw **out, char *err, size_t len)
@@ -92,9 +110,76 @@ int hw_drain(struct hw *h)
 
 /* --- the stand-in ------------------------------------------------------ */
 
+/* Lines of state_dir/name into lines[]; the count (0 if absent). */
+static unsigned int fake_lines(const struct hw *h, const char *name,
+			       char lines[][PCITOPO_ADDR_LEN + 8])
+{
+	char path[4200], buf[256];
+	unsigned int n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", h->cfg->state_dir, name);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (n < FAKE_MAX_LINES && fgets(buf, sizeof(buf), f)) {
+		buf[strcspn(buf, "\n")] = '\0';
+		if (*buf)
+			tcopy(lines[n++], PCITOPO_ADDR_LEN + 8, buf);
+	}
+	fclose(f);
+	return n;
+}
+
+static bool fake_listed(const struct hw *h, const char *name, const char *item)
+{
+	char lines[FAKE_MAX_LINES][PCITOPO_ADDR_LEN + 8];
+	unsigned int n = fake_lines(h, name, lines);
+
+	for (unsigned int i = 0; i < n; i++)
+		if (!strcmp(lines[i], item))
+			return true;
+	return false;
+}
+
+/* Add item to (add) or take it from the list state_dir/name, atomically. */
+static int fake_list_set(const struct hw *h, const char *name,
+			 const char *item, bool add)
+{
+	char lines[FAKE_MAX_LINES][PCITOPO_ADDR_LEN + 8], buf[FAKE_MAX_LINES *
+	     (PCITOPO_ADDR_LEN + 9)];
+	unsigned int n = fake_lines(h, name, lines);
+	size_t len = 0;
+	bool there = false;
+
+	for (unsigned int i = 0; i < n; i++) {
+		if (!strcmp(lines[i], item)) {
+			there = true;
+			if (!add)
+				continue;
+		}
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s\n",
+					lines[i]);
+	}
+	if (add && !there && n < FAKE_MAX_LINES)
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s\n",
+					item);
+	if (there == add)
+		return 0;
+	return tj_atomic_write(h->cfg->state_dir, name, buf, len);
+}
+
 static int fake_detached(const struct hw *h)
 {
 	return access(h->fake_flag, F_OK) == 0;
+}
+
+/* a small number in state_dir/name, -1 if absent */
+static int fake_number(const struct hw *h, const char *name)
+{
+	char lines[FAKE_MAX_LINES][PCITOPO_ADDR_LEN + 8];
+
+	return fake_lines(h, name, lines) ? atoi(lines[0]) : -1;
 }
 
 static int fake_snapshot(struct hw *h, struct hw_snap *s, char *err,
@@ -124,17 +209,19 @@ static int fake_snapshot(struct hw *h, struct hw_snap *s, char *err,
 		s->gpus[i].link_flags = PCITOPO_LINK_F_PRESENT |
 					PCITOPO_LINK_F_ACTIVE;
 	}
+	if (fake_number(h, "fake-layout") >= 0 && !fake_detached(h))
+		cur = fake_number(h, "fake-layout");
+	if (cur == fake_number(h, "fake-link-x0"))
+		for (unsigned int k = 0; k < h->plat->ngpus; k++)
+			if (h->plat->gpus[k] < 8)
+				s->gpus[h->plat->gpus[k]].link_max_width = 0;
 	if (fake_detached(h)) {
 		unsigned int n = 0;
 
-		for (unsigned int i = 0; i < 8; i++) {
-			bool moves = false;
-
-			for (unsigned int k = 0; k < h->plat->ngpus; k++)
-				moves |= h->plat->gpus[k] == i;
-			if (!moves)
+		/* a GPU whose port is detached is gone */
+		for (unsigned int i = 0; i < 8; i++)
+			if (!fake_listed(h, "fake-detached", s->gpus[i].parent))
 				s->gpus[n++] = s->gpus[i];
-		}
 		s->ngpus = n;
 		s->layout = PCITOPO_LAYOUT_OTHER;
 		snprintf(s->reason, sizeof(s->reason), "%u GPUs", n);
@@ -200,13 +287,10 @@ int hw_detach(struct hw *h, const char *port, char *err, size_t len)
 	int r;
 
 	if (h->cfg->fake_hw) {
-		int fd = open(h->fake_flag, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-
-		if (fd < 0)
-			return -errno;
-		fsync(fd);
-		close(fd);
-		return 0;
+		r = fake_list_set(h, "fake-detached", port, true);
+		if (r)
+			snprintf(err, len, "detach %s: %s", port, strerror(-r));
+		return r;
 	}
 	r = pt_nl_detach(h->nl, port);
 	if (r)
@@ -221,6 +305,22 @@ int hw_rescan(struct hw *h, char *err, size_t len)
 	int r;
 
 	if (h->cfg->fake_hw) {
+		char ports[FAKE_MAX_LINES][PCITOPO_ADDR_LEN + 8];
+		unsigned int n = fake_lines(h, "fake-detached", ports);
+
+		/* what comes back is probed: its driver binds (the kernel's
+		 * probe at add); what stayed unbound stays so */
+		for (unsigned int i = 0; i < 8; i++) {
+			char addr[PCITOPO_ADDR_LEN], parent[PCITOPO_ADDR_LEN];
+
+			snprintf(addr, sizeof(addr), "0000:%02x:00.0", 0x23 + i);
+			snprintf(parent, sizeof(parent), "0000:%02x:00.0",
+				 0x13 + i);
+			for (unsigned int k = 0; k < n; k++)
+				if (!strcmp(ports[k], parent))
+					(void)fake_list_set(h, FAKE_UNBOUND,
+							    addr, false);
+		}
 		if (unlink(h->fake_flag) < 0 && errno != ENOENT)
 			return -errno;
 		return 0;
@@ -244,17 +344,23 @@ int hw_wait(struct hw *h, enum pcitopo_layout want, unsigned int gpus,
 		r = hw_snapshot(h, s, err, len);
 		if (r)
 			return r;
-		if (s->layout == want && s->ngpus >= gpus)
+		/* every GPU back: the tree is complete, and so is the
+		 * module's verdict on it. A layout that is not the one asked
+		 * for will not become it by waiting (a MUX that reported
+		 * done without moving anything): verify says so at once. */
+		if (s->ngpus >= gpus)
 			return 0;
 		now = now_usec();
 		if (now >= deadline) {
 			snprintf(err, len,
-				 "after %u ms: layout %s (%s), %u of %u GPUs",
+				 "after %u ms: layout %s (%s), %u of %u GPUs (%s wanted)",
 				 budget_ms,
 				 s->layout ? (pt_platform_layout_name(s->layout) ?
 					      pt_platform_layout_name(s->layout) :
 					      "other") : "unknown",
-				 s->reason, s->ngpus, gpus);
+				 s->reason, s->ngpus, gpus,
+				 pt_platform_layout_name(want) ?
+				 pt_platform_layout_name(want) : "?");
 			return -ETIMEDOUT;
 		}
 		wait_ms = (int)((deadline - now) / 1000u);
@@ -277,8 +383,16 @@ int hw_unbind(struct hw *h, const char *addr, char *err, size_t len)
 	int fd, e;
 	ssize_t n;
 
-	if (h->cfg->fake_hw)
-		return 0;
+	if (h->cfg->fake_hw) {
+		char drv[TJ_DRV_LEN];
+
+		if (hw_driver(h, addr, drv, sizeof(drv)) <= 0)
+			return 0;
+		e = fake_list_set(h, FAKE_UNBOUND, addr, true);
+		if (e)
+			snprintf(err, len, "unbind %s: %s", addr, strerror(-e));
+		return e ? e : 1;
+	}
 	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver/unbind",
 		 addr);
 	fd = open(path, O_WRONLY | O_CLOEXEC);
@@ -299,28 +413,119 @@ int hw_unbind(struct hw *h, const char *addr, char *err, size_t len)
 	return 1;
 }
 
-int hw_reprobe(struct hw *h, const char *addr, char *err, size_t len)
+/* drivers_probe: the driver core offers addr to every driver */
+static int reprobe(const char *addr)
 {
-	int fd, e;
-	ssize_t n;
+	int fd, e = 0;
 
-	if (h->cfg->fake_hw)
-		return 0;
 	fd = open("/sys/bus/pci/drivers_probe", O_WRONLY | O_CLOEXEC);
-	if (fd < 0) {
-		e = errno;
-		snprintf(err, len, "drivers_probe: %s", strerror(e));
-		return -e;
-	}
-	n = write(fd, addr, strlen(addr));
-	e = errno;
+	if (fd < 0)
+		return -errno;
+	if (write(fd, addr, strlen(addr)) < 0)
+		e = -errno;
 	close(fd);
-	/* ENODEV: detached, and the rescan will add and probe it */
-	if (n < 0 && e != ENODEV) {
-		snprintf(err, len, "drivers_probe %s: %s", addr, strerror(e));
-		return -e;
+	return e;
+}
+
+static bool fake_present(struct hw *h, const char *addr)
+{
+	struct hw_snap s;
+	char err[256];
+
+	if (fake_snapshot(h, &s, err, sizeof(err)))
+		return false;
+	for (unsigned int i = 0; i < s.ngpus; i++)
+		if (!strcmp(s.gpus[i].addr, addr))
+			return true;
+	return false;
+}
+
+int hw_driver(struct hw *h, const char *addr, char *drv, size_t len)
+{
+	char path[PATH_MAX], link[PATH_MAX];
+	ssize_t n;
+	const char *base;
+
+	*drv = '\0';
+	if (h->cfg->fake_hw) {
+		if (!fake_present(h, addr) || fake_listed(h, FAKE_UNBOUND, addr))
+			return 0;
+		tcopy(drv, len, FAKE_DRIVER);
+		return 1;
 	}
-	return 0;
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver", addr);
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n < 0)
+		return errno == ENOENT ? 0 : -errno;
+	link[n] = '\0';
+	base = strrchr(link, '/');
+	tcopy(drv, len, base ? base + 1 : link);
+	return 1;
+}
+
+int hw_bind(struct hw *h, const char *addr, const char *driver, char *err,
+	    size_t len)
+{
+	char path[PATH_MAX], drv[TJ_DRV_LEN];
+	int fd, e = 0, r;
+
+	if (h->cfg->fake_hw) {
+		if (!fake_present(h, addr))
+			return 0;
+		e = fake_list_set(h, FAKE_UNBOUND, addr, false);
+		if (e)
+			snprintf(err, len, "bind %s to %s: %s", addr, driver,
+				 strerror(-e));
+		return e ? e : 1;
+	}
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s", addr);
+	if (access(path, F_OK) < 0)
+		return 0;	/* not there (any more): nothing to bind */
+	r = hw_driver(h, addr, drv, sizeof(drv));
+	if (r > 0)
+		return 1;	/* the kernel's probe at add was first */
+	/* the driver it had, by name: drivers_probe alone could pick
+	 * another one that claims the ID (vfio-pci, a stub) */
+	snprintf(path, sizeof(path), "/sys/bus/pci/drivers/%s/bind", driver);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		if (write(fd, addr, strlen(addr)) < 0)
+			e = -errno;
+		close(fd);
+	} else {
+		/* the driver went away (its module unloaded): let any
+		 * driver that matches have it rather than none */
+		e = -errno;
+		if (reprobe(addr) == 0)
+			e = 0;
+	}
+	r = hw_driver(h, addr, drv, sizeof(drv));
+	if (r > 0)
+		return 1;
+	snprintf(err, len, "%s has no driver: bind to %s: %s", addr, driver,
+		 strerror(e ? -e : ENODEV));
+	return e ? e : -ENODEV;
+}
+
+int hw_boot_id(const struct tconfig *c, char *buf, size_t len)
+{
+	char path[4200];
+	FILE *f = NULL;
+
+	if (c->fake_hw) {
+		snprintf(path, sizeof(path), "%s/fake-boot-id", c->state_dir);
+		f = fopen(path, "re");
+	}
+	if (!f)
+		f = fopen("/proc/sys/kernel/random/boot_id", "re");
+	*buf = '\0';
+	if (!f)
+		return -errno;
+	if (!fgets(buf, (int)len, f))
+		*buf = '\0';
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	return *buf ? 0 : -ENODATA;
 }
 
 int hw_moving(const struct pt_platform *p, const struct hw_snap *s,

@@ -42,17 +42,27 @@ int hw_fd(const struct hw *h);
 int hw_drain(struct hw *h);
 int hw_detach(struct hw *h, const char *port, char *err, size_t len);
 int hw_rescan(struct hw *h, char *err, size_t len);
-/* Wait (module events) until the layout is want and gpus GPUs are there;
- * -ETIMEDOUT after budget_ms (s holds what was seen last). */
+/* Wait (module events) until gpus GPUs are there, whatever the layout
+ * (the caller verifies it: waiting does not mend a wrong one); -ETIMEDOUT
+ * after budget_ms (s holds what was seen last). */
 int hw_wait(struct hw *h, enum pcitopo_layout want, unsigned int gpus,
 	    unsigned int budget_ms, struct hw_snap *s, char *err, size_t len);
 /* Unbind addr's driver through sysfs: 1 unbound, 0 if it had none,
  * -errno with err set. */
 int hw_unbind(struct hw *h, const char *addr, char *err, size_t len);
-/* Ask the driver core to bind a driver to addr again (drivers_probe): for
- * a GPU unbound by a switch that did not get as far as detaching it.
- * 0, or -errno with err set. */
-int hw_reprobe(struct hw *h, const char *addr, char *err, size_t len);
+/* The driver bound to addr: 1 with its name in drv, 0 if none (or no
+ * such device), -errno. */
+int hw_driver(struct hw *h, const char *addr, char *drv, size_t len);
+/* Give addr its driver back after quiesce unbound it: bind it to driver
+ * by name (if that driver is gone, drivers_probe). 1: it has a driver now
+ * (maybe from the kernel's probe when it was added again), 0: addr is not
+ * there (it moved, or is absent), -errno with err set: it stays without. */
+int hw_bind(struct hw *h, const char *addr, const char *driver, char *err,
+	    size_t len);
+/* This boot's id (/proc/sys/kernel/random/boot_id; the stand-in's may be
+ * a file of the tests): a journal from another boot means the host went
+ * down during the switch, not only topod. */
+int hw_boot_id(const struct tconfig *c, char *buf, size_t len);
 
 /* The devices that move (platform moves.gpus, moves.addresses) in snapshot
  * s, and the distinct ports they hang from. Returns the device count. */

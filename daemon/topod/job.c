@@ -27,7 +27,11 @@
  * Any failure after preflight rolls back the same way to the old layout
  * (rollback-bmc, rollback-reenumerate, rollback-verify, rollback-restore).
  * The journal (journal.h) is written before each phase acts, so that a
- * restart after a crash knows what to undo (JOB_RECOVER).
+ * restart after a crash knows what to undo (JOB_RECOVER): the units it
+ * stopped, each driver before it is unbound, the ports before they are
+ * detached, the GPUs' links before the switch. Every way out (commit,
+ * rollback, recovery, a failed rollback) binds the unbound drivers again
+ * and every verify holds the links to the journalled ones.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -126,6 +130,43 @@ static void phase(struct run *r, const char *name, enum pcitopo_layout l)
 	snprintf(r->jr.phase, sizeof(r->jr.phase), "%s", name);
 	journal_save(r);
 	post_phase(r, "started", "%s", "");
+	fault_point(name);	/* tests: a crash with the journal written */
+}
+
+/* The GPUs and links before the switch, into the journal and back: a
+ * recovery verifies against what was there before, not what it finds. */
+static void journal_before(struct run *r)
+{
+	r->jr.ngpus = 0;
+	for (unsigned int i = 0; i < r->before.ngpus && i < TJ_MAX_DEVS; i++) {
+		const struct hw_gpu *g = &r->before.gpus[i];
+		struct tj_gpu *t = &r->jr.gpus[r->jr.ngpus++];
+
+		memcpy(t->addr, g->addr, sizeof(t->addr));
+		memcpy(t->parent, g->parent, sizeof(t->parent));
+		t->link_max_speed = g->link_max_speed;
+		t->link_max_width = g->link_max_width;
+		t->link_flags = g->link_flags;
+	}
+}
+
+static void before_from_journal(struct run *r)
+{
+	memset(&r->before, 0, sizeof(r->before));
+	r->before.layout = r->jr.from;
+	for (unsigned int i = 0; i < r->jr.ngpus && i < HW_MAX_GPUS; i++) {
+		const struct tj_gpu *t = &r->jr.gpus[i];
+		struct hw_gpu *g = &r->before.gpus[r->before.ngpus++];
+
+		memcpy(g->addr, t->addr, sizeof(g->addr));
+		memcpy(g->parent, t->parent, sizeof(g->parent));
+		g->link_max_speed = t->link_max_speed;
+		g->link_max_width = (uint8_t)t->link_max_width;
+		g->link_flags = t->link_flags;
+	}
+	r->ndevs = (unsigned int)hw_moving(r->plat, &r->before, r->devs,
+					   sizeof(r->devs) / sizeof(r->devs[0]),
+					   r->ports, TJ_MAX_PORTS, &r->nports);
 }
 
 /* Fail the phase: sets r->terr/err, announces it, returns -1. */
@@ -387,8 +428,32 @@ static int do_quiesce(struct run *r)
 	}
 	for (unsigned int i = 0; i < r->ndevs && r->plat->apply ==
 	     PT_PLAT_APPLY_ONLINE; i++) {
-		int e = hw_unbind(r->hw, r->devs[i], err, sizeof(err));
+		char drv[TJ_DRV_LEN];
+		bool known = false;
+		int e = hw_driver(r->hw, r->devs[i], drv, sizeof(drv));
 
+		if (e < 0)
+			return fail(r, TERR_DEVICE_BUSY, "driver of %s: %s",
+				    r->devs[i], strerror(-e));
+		if (!e)
+			continue;	/* none bound: none to give back */
+		/* journal first: whoever ends this switch (this thread, or
+		 * the next start after a crash) binds it again */
+		for (unsigned int k = 0; k < r->jr.nunbound; k++)
+			known |= !strcmp(r->jr.unbound[k].addr, r->devs[i]);
+		if (!known) {
+			struct tj_dev *d;
+
+			if (r->jr.nunbound >= TJ_MAX_DEVS)
+				return fail(r, TERR_INTERNAL, "more than %u "
+					    "drivers to unbind", TJ_MAX_DEVS);
+			d = &r->jr.unbound[r->jr.nunbound++];
+			tcopy(d->addr, sizeof(d->addr), r->devs[i]);
+			tcopy(d->driver, sizeof(d->driver), drv);
+			journal_save(r);
+		}
+		fault_point("hw_unbind");
+		e = hw_unbind(r->hw, r->devs[i], err, sizeof(err));
 		if (e < 0)
 			return fail(r, TERR_DEVICE_BUSY, "%s", err);
 		unbound += (unsigned int)e;
@@ -414,9 +479,11 @@ static int do_detach(struct run *r)
 			TJ_MAX_PORTS, &nports);
 	r->jr.nports = nports;
 	journal_save(r);
-	for (unsigned int i = 0; i < nports; i++)
+	for (unsigned int i = 0; i < nports; i++) {
+		fault_point("hw_detach");
 		if (hw_detach(r->hw, r->jr.ports[i], err, sizeof(err)))
 			return fail(r, TERR_INTERNAL, "%s", err);
+	}
 	post_phase(r, "done", "%u port(s) detached", nports);
 	return 0;
 }
@@ -435,11 +502,13 @@ static int bmc_to(struct run *r, enum pcitopo_layout l, bool journal)
 		r->jr.bmc_sent = 1;
 		journal_save(r);
 	}
+	fault_point("bmc_select");
 	e = bmc_select(r->bmc, p, l, &sent, err, sizeof(err));
 	if (e && e != -ETIMEDOUT)
 		return fail(r, TERR_BMC, "%s", err);
 	if (e == -ETIMEDOUT)
 		tlog(LOG_WARNING, "%s; reading the status instead", err);
+	fault_point("bmc_follow");	/* tests: the Select is out */
 	e = bmc_follow(r->bmc, p, p->bmc_job_ms, &r->bj, err, sizeof(err));
 	if (e == -ETIMEDOUT)
 		return fail(r, TERR_TIMEOUT, "%s", err);
@@ -482,6 +551,7 @@ static int do_reenumerate(struct run *r, const char *name,
 	phase(r, name, l);
 	if (!r->hw && hw_open(r->cfg, r->plat, true, &r->hw, err, sizeof(err)))
 		return fail(r, TERR_INTERNAL, "%s", err);
+	fault_point("hw_rescan");
 	if (hw_rescan(r->hw, err, sizeof(err)))
 		return fail(r, TERR_INTERNAL, "%s", err);
 	e = hw_wait(r->hw, l, r->plat->layouts[l].gpus,
@@ -496,20 +566,24 @@ static int do_reenumerate(struct run *r, const char *name,
 	return 0;
 }
 
+/* The layout, the GPU count, and each GPU's link (max width and speed
+ * per GPU index, no new downtrained width) no worse than before the switch
+ * (r->before: preflight's snapshot, or the journal's copy of it): on every
+ * path, a rollback's and a recovery's too. */
 static int do_verify(struct run *r, const char *name, enum pcitopo_layout l,
-		     const struct hw_snap *after, bool links)
+		     const struct hw_snap *after)
 {
 	unsigned int want = r->plat->layouts[l].gpus;
 
 	phase(r, name, l);
 	if (after->layout != l)
-		return fail(r, TERR_VERIFY, "the module reports %s (%s), not %s",
-			    lname(after->layout), after->reason, lname(l));
+		return fail(r, TERR_VERIFY, "the module reports %s (%s) with "
+			    "%u GPUs, not %s", lname(after->layout),
+			    after->reason, after->ngpus, lname(l));
 	if (after->ngpus != want)
 		return fail(r, TERR_VERIFY, "%u GPUs, %u expected", after->ngpus,
 			    want);
-	for (unsigned int i = 0; links && i < after->ngpus &&
-	     i < r->before.ngpus; i++) {
+	for (unsigned int i = 0; i < after->ngpus && i < r->before.ngpus; i++) {
 		const struct hw_gpu *a = &after->gpus[i], *b = &r->before.gpus[i];
 
 		if (a->link_max_width < b->link_max_width ||
@@ -524,9 +598,55 @@ static int do_verify(struct run *r, const char *name, enum pcitopo_layout l,
 				    " downtrained" : "", b->link_max_width,
 				    b->link_max_speed);
 	}
+	/* only a journal of an older topod lacks them */
+	if (!r->before.ngpus)
+		tlog(LOG_WARNING, "%s: no link figures from before the switch: "
+		     "links not checked", name);
 	post_phase(r, "done", "layout %s, %u GPUs%s", lname(l), after->ngpus,
-		   links ? ", links as before" : "");
+		   r->before.ngpus ? ", links as before" : ", links not checked");
 	return 0;
+}
+
+/*
+ * Give each device quiesce unbound (the journal's list: also a dead
+ * topod's) its driver back. A device at its old address without a driver
+ * is bound to the driver it had; one that is not there any more moved (the
+ * kernel offered it to its drivers when it appeared at its new port).
+ * What stays without a driver is named in buf; returns how many.
+ */
+static unsigned int rebind(struct run *r, unsigned int *bound, char *buf,
+			   size_t len)
+{
+	unsigned int bad = 0;
+	char err[TOPOD_MSG_LEN];
+	size_t w = 0;
+
+	*bound = 0;
+	*buf = '\0';
+	if (!r->jr.nunbound)
+		return 0;
+	if (!r->hw && hw_open(r->cfg, r->plat, true, &r->hw, err, sizeof(err))) {
+		snprintf(buf, len, "%u GPU driver(s) not bound again: %.300s",
+			 r->jr.nunbound, err);
+		return r->jr.nunbound;
+	}
+	for (unsigned int i = 0; i < r->jr.nunbound; i++) {
+		const struct tj_dev *d = &r->jr.unbound[i];
+		int e;
+
+		fault_point("hw_bind");
+		e = hw_bind(r->hw, d->addr, d->driver, err, sizeof(err));
+		if (e > 0) {
+			(*bound)++;
+		} else if (e < 0) {
+			tlog(LOG_ERR, "%s", err);
+			if (w < len)
+				w += (size_t)snprintf(buf + w, len - w, "%s%s",
+						      bad ? "; " : "GPU ", err);
+			bad++;
+		}
+	}
+	return bad;
 }
 
 /*
@@ -543,11 +663,18 @@ static void do_restore(struct run *r, const char *name, enum pcitopo_layout l)
 {
 	bool wait = r->j->kind != JOB_RECOVER;
 	unsigned int started = 0, running = 0, bad = 0, n = r->jr.nunits;
-	char err[TOPOD_MSG_LEN], ok[96];
+	unsigned int bound, nodrv;
+	char err[TOPOD_MSG_LEN], ok[160];
 	size_t w = 0;
 
 	phase(r, name, l);
 	r->warn[0] = '\0';
+	/* drivers before units: a GPU service wants its GPUs driven */
+	nodrv = rebind(r, &bound, r->warn, sizeof(r->warn));
+	if (nodrv) {
+		w = strlen(r->warn);
+		bad = 1;	/* what follows is joined with "; " */
+	}
 	if (n)
 		open_units(r);
 	for (unsigned int i = 0; i < n; i++) {
@@ -570,31 +697,109 @@ static void do_restore(struct run *r, const char *name, enum pcitopo_layout l)
 	}
 	r->jr.nunits = 0;
 	journal_save(r);
+	bad -= nodrv ? 1 : 0;
 	snprintf(ok, sizeof(ok), "%u unit(s) %s", started,
 		 wait ? "started" : "start queued");
 	if (running)
 		snprintf(ok + strlen(ok), sizeof(ok) - strlen(ok),
 			 ", %u already running", running);
+	if (r->jr.nunbound)
+		snprintf(ok + strlen(ok), sizeof(ok) - strlen(ok),
+			 ", %u of %u driver(s) bound again", bound,
+			 r->jr.nunbound);
 	if (bad)
 		post_phase(r, "failed", "%s; %u did not start: %s", ok, bad,
 			   r->warn);
+	else if (nodrv)
+		post_phase(r, "failed", "%s; %s", ok, r->warn);
 	else
 		post_phase(r, "done", "%s", ok);
 }
 
-/* Back to r->from after a failure (r->err says why). */
+/*
+ * Before the MUX flips back: the moving GPUs that are enumerated now, on the
+ * ports the switch moved them to (maybe with their drivers bound by the
+ * kernel's probe at add), are taken off the bus, as the forward path does
+ * before its Select: the BMC never pulls a live device. Which ones: every
+ * GPU now present but those that do not move (before the switch, at the
+ * same address). Their ports go into the journal first. *n: how many.
+ */
+static int detach_moved(struct run *r, unsigned int *n)
+{
+	char err[TOPOD_MSG_LEN];
+	struct hw_snap now;
+	unsigned int np = 0;
+	char ports[TJ_MAX_PORTS][PCITOPO_ADDR_LEN];
+
+	*n = 0;
+	if (r->plat->apply != PT_PLAT_APPLY_ONLINE)
+		return 0;
+	if (!r->before.ngpus) {
+		tlog(LOG_WARNING, "rollback: no GPUs from before the switch in "
+		     "the journal: cannot tell which GPUs moved");
+		return 0;
+	}
+	if (!r->hw && hw_open(r->cfg, r->plat, true, &r->hw, err, sizeof(err)))
+		return fail(r, TERR_INTERNAL, "%s", err);
+	if (hw_snapshot(r->hw, &now, err, sizeof(err)))
+		return fail(r, TERR_INTERNAL, "%s", err);
+	for (unsigned int i = 0; i < now.ngpus; i++) {
+		const struct hw_gpu *g = &now.gpus[i];
+		bool stays = false, seen = false;
+
+		for (unsigned int k = 0; k < r->before.ngpus; k++)
+			stays |= !strcmp(r->before.gpus[k].addr, g->addr);
+		for (unsigned int k = 0; k < r->ndevs; k++)
+			if (!strcmp(r->devs[k], g->addr))
+				stays = false;
+		if (stays || !g->parent[0])
+			continue;
+		for (unsigned int k = 0; k < np; k++)
+			seen |= !strcmp(ports[k], g->parent);
+		if (seen)
+			continue;
+		if (np >= TJ_MAX_PORTS)
+			return fail(r, TERR_INTERNAL, "more than %u ports to "
+				    "detach", TJ_MAX_PORTS);
+		memcpy(ports[np++], g->parent, PCITOPO_ADDR_LEN);
+	}
+	for (unsigned int i = 0; i < np; i++) {
+		bool known = false;
+
+		for (unsigned int k = 0; k < r->jr.nports; k++)
+			known |= !strcmp(r->jr.ports[k], ports[i]);
+		if (!known && r->jr.nports < TJ_MAX_PORTS)
+			memcpy(r->jr.ports[r->jr.nports++], ports[i],
+			       PCITOPO_ADDR_LEN);
+	}
+	journal_save(r);
+	for (unsigned int i = 0; i < np; i++) {
+		fault_point("hw_detach");
+		if (hw_detach(r->hw, ports[i], err, sizeof(err)))
+			return fail(r, TERR_INTERNAL, "%s", err);
+	}
+	*n = np;
+	return 0;
+}
+
+/* Back to r->from after a failure (r->err says why; why_prefix, if any,
+ * goes before it: together they are the first cause, kept to the end). */
 static void rollback(struct run *r, const char *why_prefix)
 {
-	char first[TOPOD_MSG_LEN + 64], err[TOPOD_MSG_LEN], err2[TOPOD_MSG_LEN];
+	char first[TOPOD_MSG_LEN + 64], err[TOPOD_MSG_LEN + 256],
+	     err2[TOPOD_MSG_LEN], drv[TOPOD_MSG_LEN];
 	enum terr first_e = r->terr;
 	struct hw_snap after;
 	enum pcitopo_layout l = r->from;
+	unsigned int ndet = 0, bound;
 	int e;
 
 	snprintf(first, sizeof(first), "%s%s", why_prefix, r->err);
 	tlog(LOG_WARNING, "rolling back to %s: %s", lname(l), first);
 	r->jr.state = TJ_ROLLING_BACK;
 	tcopy(r->jr.error, sizeof(r->jr.error), first);
+	r->jr.rollback_failed = 0;
+	r->jr.rollback_error[0] = '\0';
 	journal_save(r);
 	post_state(r, TS_ROLLING_BACK, PCITOPO_LAYOUT_UNKNOWN);
 
@@ -613,22 +818,17 @@ static void rollback(struct run *r, const char *why_prefix)
 		goto failed;
 	}
 	if (r->bj.current != l || (r->bj.pending && r->bj.pending != l)) {
-		if (bmc_to(r, l, false))
+		if (detach_moved(r, &ndet) || bmc_to(r, l, false))
 			goto failed;
-		post_phase(r, "done", "BMC job %d done: current %s",
-			   r->bj.job, lname(r->bj.current));
+		post_phase(r, "done", "BMC job %d done: current %s%s",
+			   r->bj.job, lname(r->bj.current),
+			   ndet ? " (the moved GPUs' ports detached first)" : "");
 	} else {
 		post_phase(r, "done", "BMC still at %s: nothing to select",
 			   lname(l));
 	}
-	/* GPUs unbound before their ports were detached (quiesce or detach
-	 * failed half-way) come back without a driver: a rescan adds only
-	 * what is missing. Ask for a driver again; harmless for the others. */
-	for (unsigned int i = 0; r->hw && i < r->ndevs; i++)
-		if (hw_reprobe(r->hw, r->devs[i], err, sizeof(err)))
-			tlog(LOG_NOTICE, "rollback: %s", err);
 	if (do_reenumerate(r, "rollback-reenumerate", l, &after) ||
-	    do_verify(r, "rollback-verify", l, &after, false))
+	    do_verify(r, "rollback-verify", l, &after))
 		goto failed;
 	do_restore(r, "rollback-restore", l);
 	if (*r->warn)
@@ -643,17 +843,26 @@ failed:
 	snprintf(err, sizeof(err), "%.300s; rollback to %s failed: %.180s",
 		 first, lname(l), r->err);
 	tlog(LOG_CRIT, "%s", err);
+	/* the journal stays, saying so: the next start tries again, and
+	 * knows that topod did not stop here, its rollback failed */
+	r->jr.rollback_failed = 1;
+	tcopy(r->jr.rollback_error, sizeof(r->jr.rollback_error), r->err);
+	journal_save(r);
 	/* whatever the layout now, no GPU stays detached */
 	if (r->hw || !hw_open(r->cfg, r->plat, true, &r->hw, err2, sizeof(err2))) {
 		struct hw_snap now;
 
+		fault_point("hw_rescan");
 		if (hw_rescan(r->hw, err2, sizeof(err2)))
 			tlog(LOG_ERR, "%s", err2);
 		else if (!hw_snapshot(r->hw, &now, err2, sizeof(err2)))
 			tlog(LOG_NOTICE, "after a rescan: layout %s, %u GPUs",
 			     lname(now.layout), now.ngpus);
 	}
-	/* the journal stays: the next start tries again */
+	/* and none stays without its driver where it can have it */
+	if (rebind(r, &bound, drv, sizeof(drv)))
+		snprintf(err + strlen(err), sizeof(err) - strlen(err),
+			 "; %.200s", drv);
 	{
 		struct tj_committed c;
 
@@ -689,7 +898,7 @@ static void switch_online(struct run *r)
 
 	if (do_quiesce(r) || do_detach(r) || do_bmc(r, "bmc", r->to, true) ||
 	    do_reenumerate(r, "reenumerate", r->to, &after) ||
-	    do_verify(r, "verify", r->to, &after, true)) {
+	    do_verify(r, "verify", r->to, &after)) {
 		rollback(r, "");
 		return;
 	}
@@ -809,6 +1018,9 @@ static void run_switch(struct run *r)
 	r->jr.from = r->from;
 	r->jr.to = r->to;
 	r->jr.flags = r->j->flags;
+	journal_before(r);
+	if (hw_boot_id(r->cfg, r->jr.boot_id, sizeof(r->jr.boot_id)))
+		r->jr.boot_id[0] = '\0';	/* then "topod stopped" */
 	{
 		struct timespec ts;
 
@@ -871,6 +1083,7 @@ static void recover_power_cycle(struct run *r)
 	char err[TOPOD_MSG_LEN];
 	struct hw_snap after;
 
+	before_from_journal(r);
 	post_state(r, TS_SWITCHING, r->to);
 	phase(r, "reenumerate", r->to);
 	if (hw_open(r->cfg, r->plat, true, &r->hw, err, sizeof(err))) {
@@ -898,8 +1111,8 @@ static void recover_power_cycle(struct run *r)
 	}
 	post_phase(r, "done", "%u GPUs, layout %s", after.ngpus,
 		   lname(after.layout));
-	r->before = after;
-	if (do_verify(r, "verify", r->to, &after, false))
+	/* links against the journal's, from before the power cycle */
+	if (do_verify(r, "verify", r->to, &after))
 		goto failed;
 	do_restore(r, "restore", r->to);
 	finish_ok(r, "committed after the power cycle");
@@ -915,13 +1128,50 @@ failed:
 	}
 }
 
-/* At start: a switch was in flight when topod stopped. */
+/*
+ * What the journal of an interrupted switch says happened, for LastError
+ * and Finished: the first error (if a rollback had begun), what
+ * interrupted it (topod gone; the host down, from another boot id; or a
+ * rollback that failed while topod stayed up, State failed) and, once the
+ * BMC was asked (bj_known), a BMC job of ours that failed meanwhile.
+ */
+static void interrupted_cause(struct run *r, bool bj_known, char *buf,
+			      size_t len)
+{
+	char boot[TJ_BOOT_ID_LEN];
+	bool down = r->jr.boot_id[0] &&
+		    !hw_boot_id(r->cfg, boot, sizeof(boot)) &&
+		    strcmp(boot, r->jr.boot_id);
+	size_t w;
+
+	if (r->jr.rollback_failed)
+		w = (size_t)snprintf(buf, len, "%.200s; rollback to %s failed: "
+				     "%.160s; tried again at the next start",
+				     r->jr.error, lname(r->from),
+				     r->jr.rollback_error);
+	else
+		w = (size_t)snprintf(buf, len, "%.200s%s%s in phase %s of the "
+				     "switch from %s to %s%s", r->jr.error,
+				     *r->jr.error ? "; then " : "",
+				     down ? "the host went down (power cut or "
+				     "reset)" : "topod stopped", r->j->journal.phase,
+				     lname(r->from), lname(r->to),
+				     down ? "" : " (killed or crashed)");
+	if (bj_known && r->jr.bmc_sent && r->bj.state == PT_PLAT_STATE_FAILED &&
+	    w < len)
+		snprintf(buf + w, len - w, "; the BMC job %d failed (error %d)",
+			 r->bj.job, r->bj.error);
+}
+
+/* At start: a switch was in flight when topod stopped (or its rollback
+ * failed and topod was restarted). */
 static void recover_interrupted(struct run *r)
 {
-	char err[TOPOD_MSG_LEN], prefix[128];
+	char err[TOPOD_MSG_LEN], cause[TOPOD_MSG_LEN], prefix[TOPOD_MSG_LEN + 32];
 	struct hw_snap after;
 	int e;
 
+	before_from_journal(r);
 	post_state(r, r->jr.state == TJ_ROLLING_BACK ? TS_ROLLING_BACK :
 		   TS_SWITCHING, PCITOPO_LAYOUT_UNKNOWN);
 	phase(r, "recover", r->to);
@@ -930,6 +1180,7 @@ static void recover_interrupted(struct run *r)
 		goto rollback;
 	}
 	/* nothing stays detached */
+	fault_point("hw_rescan");
 	if (hw_rescan(r->hw, err, sizeof(err)))
 		tlog(LOG_ERR, "%s", err);
 	if (open_bmc(r))
@@ -940,25 +1191,31 @@ static void recover_interrupted(struct run *r)
 		fail(r, e == -ETIMEDOUT ? TERR_TIMEOUT : TERR_BMC, "%s", err);
 		goto rollback;
 	}
+	interrupted_cause(r, true, cause, sizeof(cause));
 	if (r->jr.state == TJ_SWITCHING && r->jr.bmc_sent &&
 	    r->plat->apply == PT_PLAT_APPLY_ONLINE &&
 	    r->bj.state == PT_PLAT_STATE_DONE && r->bj.current == r->to) {
 		post_phase(r, "done", "the Select went through: finishing "
 			   "the switch to %s", lname(r->to));
-		if (hw_snapshot(r->hw, &r->before, err, sizeof(err)) ||
-		    do_reenumerate(r, "reenumerate", r->to, &after) ||
-		    do_verify(r, "verify", r->to, &after, false)) {
-			rollback(r, "interrupted switch could not be finished: ");
+		/* verified against the journal's links from before */
+		if (do_reenumerate(r, "reenumerate", r->to, &after) ||
+		    do_verify(r, "verify", r->to, &after)) {
+			snprintf(prefix, sizeof(prefix), "%s; finishing the "
+				 "switch failed: ", cause);
+			rollback(r, prefix);
 			return;
 		}
 		do_restore(r, "restore", r->to);
 		finish_ok(r, "committed (recovered)");
 		return;
 	}
-	fail(r, TERR_INTERNAL, "topod stopped in phase %s of the switch from "
-	     "%s to %s", r->j->journal.phase, lname(r->from), lname(r->to));
+	fail(r, TERR_INTERNAL, "%s", cause);
+	rollback(r, "");
+	return;
 rollback:
-	snprintf(prefix, sizeof(prefix), "%s", "");
+	/* the recovery's own error comes after what the journal says */
+	interrupted_cause(r, false, cause, sizeof(cause));
+	snprintf(prefix, sizeof(prefix), "%s; at start: ", cause);
 	rollback(r, prefix);
 }
 

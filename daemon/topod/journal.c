@@ -13,7 +13,10 @@
 #include "journal.h"
 #include "platform.h"
 
-#define TJ_VERSION	1
+/* 2: unbound drivers, the GPUs' links before, boot id, a failed rollback.
+ * A version 1 journal (a switch in flight across an upgrade) is still
+ * read: it lacks those, and recovery says what it cannot check. */
+#define TJ_VERSION	2
 
 static const char *const state_names[__TJ_STATE_MAX] = {
 	[TJ_NONE] = "none",
@@ -130,6 +133,79 @@ static int get_list(char *val, char *base, size_t stride, unsigned int max,
 	return 0;
 }
 
+/* The next '/'-separated field of *s (empty fields kept), NULL at the end. */
+static char *field(char **s)
+{
+	return strsep(s, "/");
+}
+
+static int copy_field(char *dst, size_t cap, const char *src)
+{
+	if (!src || strlen(src) >= cap)
+		return -EBADMSG;
+	strcpy(dst, src);
+	return 0;
+}
+
+static int parse_u32(const char *s, uint32_t *v)
+{
+	char *end;
+	unsigned long long x;
+
+	if (!s)
+		return -EBADMSG;
+	errno = 0;
+	x = strtoull(s, &end, 10);
+	if (errno || end == s || *end || x > UINT32_MAX)
+		return -EBADMSG;
+	*v = (uint32_t)x;
+	return 0;
+}
+
+static int get_unbound(char *val, struct tj_job *j)
+{
+	char *save = NULL, *tok;
+
+	j->nunbound = 0;
+	for (tok = strtok_r(val, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		struct tj_dev *d;
+		char *s = tok;
+
+		if (j->nunbound >= TJ_MAX_DEVS)
+			return -EBADMSG;
+		d = &j->unbound[j->nunbound++];
+		if (copy_field(d->addr, sizeof(d->addr), field(&s)) ||
+		    copy_field(d->driver, sizeof(d->driver), field(&s)) || s ||
+		    !*d->addr || !*d->driver)
+			return -EBADMSG;
+	}
+	return 0;
+}
+
+static int get_gpus(char *val, struct tj_job *j)
+{
+	char *save = NULL, *tok;
+
+	j->ngpus = 0;
+	for (tok = strtok_r(val, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		struct tj_gpu *g;
+		char *s = tok;
+
+		if (j->ngpus >= TJ_MAX_DEVS)
+			return -EBADMSG;
+		g = &j->gpus[j->ngpus++];
+		if (copy_field(g->addr, sizeof(g->addr), field(&s)) ||
+		    copy_field(g->parent, sizeof(g->parent), field(&s)) ||
+		    parse_u32(field(&s), &g->link_max_speed) ||
+		    parse_u32(field(&s), &g->link_max_width) ||
+		    parse_u32(field(&s), &g->link_flags) || s || !*g->addr)
+			return -EBADMSG;
+	}
+	return 0;
+}
+
 /* Error text goes on one line. */
 static void put_text(FILE *f, const char *key, const char *s)
 {
@@ -174,6 +250,23 @@ static void fill_job(FILE *f, const void *arg)
 	put_list(f, "units", &j->units[0][0], TJ_UNIT_LEN, j->nunits);
 	put_list(f, "ports", &j->ports[0][0], PCITOPO_ADDR_LEN, j->nports);
 	put_text(f, "error", j->error);
+	fprintf(f, "rollback_failed=%d\n", j->rollback_failed ? 1 : 0);
+	put_text(f, "rollback_error", j->rollback_error);
+	/* addr/driver: neither holds a '/' or ',' (sysfs names) */
+	fprintf(f, "unbound=");
+	for (unsigned int i = 0; i < j->nunbound; i++)
+		fprintf(f, "%s%s/%s", i ? "," : "", j->unbound[i].addr,
+			j->unbound[i].driver);
+	fputc('\n', f);
+	/* addr/parent/speed/width/flags, GPU0 first */
+	fprintf(f, "gpus=");
+	for (unsigned int i = 0; i < j->ngpus; i++)
+		fprintf(f, "%s%s/%s/%" PRIu32 "/%" PRIu32 "/%" PRIu32,
+			i ? "," : "", j->gpus[i].addr, j->gpus[i].parent,
+			j->gpus[i].link_max_speed, j->gpus[i].link_max_width,
+			j->gpus[i].link_flags);
+	fputc('\n', f);
+	fprintf(f, "boot_id=%s\n", j->boot_id);
 	fprintf(f, "end=1\n");
 }
 
@@ -230,7 +323,7 @@ static int read_kv(const char *dir, const char *name,
 		if (!strcmp(line, "version")) {
 			uint64_t v;
 
-			if (parse_u64(eq + 1, &v) || v != TJ_VERSION) {
+			if (parse_u64(eq + 1, &v) || !v || v > TJ_VERSION) {
 				r = -EBADMSG;
 				break;
 			}
@@ -294,6 +387,20 @@ static int kv_job(void *arg, char *k, char *v)
 		snprintf(j->error, sizeof(j->error), "%s", v);
 		return 0;
 	}
+	if (!strcmp(k, "rollback_failed")) {
+		j->rollback_failed = !strcmp(v, "1");
+		return 0;
+	}
+	if (!strcmp(k, "rollback_error")) {
+		snprintf(j->rollback_error, sizeof(j->rollback_error), "%s", v);
+		return 0;
+	}
+	if (!strcmp(k, "unbound"))
+		return get_unbound(v, j);
+	if (!strcmp(k, "gpus"))
+		return get_gpus(v, j);
+	if (!strcmp(k, "boot_id"))
+		return copy_field(j->boot_id, sizeof(j->boot_id), v);
 	return -EBADMSG;
 }
 

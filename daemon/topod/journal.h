@@ -4,7 +4,9 @@
  *
  *   job     the switch in flight, rewritten at every phase: what it asked
  *           for, how far it got, what it changed (units stopped, ports
- *           detached, whether the Select went out). Absent when idle.
+ *           detached, whether the Select went out, the drivers unbound,
+ *           the GPUs and links before the switch, the boot it began in).
+ *           Absent when idle.
  *   state   the committed layout and the switch counter.
  *
  * Both are "key=value" text, written atomically: temp file, fsync, rename,
@@ -22,6 +24,9 @@
 #define TJ_MAX_PORTS	16
 #define TJ_ERR_LEN	512
 #define TJ_PHASE_LEN	24
+#define TJ_MAX_DEVS	64		/* HW_MAX_GPUS */
+#define TJ_DRV_LEN	64
+#define TJ_BOOT_ID_LEN	40
 
 enum tj_state {
 	TJ_NONE,		/* no job */
@@ -29,6 +34,22 @@ enum tj_state {
 	TJ_ROLLING_BACK,
 	TJ_AWAITING_POWER_CYCLE,
 	__TJ_STATE_MAX,
+};
+
+/* A device quiesce unbound, and the driver it had (to bind it again). */
+struct tj_dev {
+	char addr[PCITOPO_ADDR_LEN];
+	char driver[TJ_DRV_LEN];
+};
+
+/* A GPU before the switch, with its link: what every verify (forward,
+ * rollback, recovery) holds the links to. */
+struct tj_gpu {
+	char addr[PCITOPO_ADDR_LEN];
+	char parent[PCITOPO_ADDR_LEN];
+	uint32_t link_max_speed;
+	uint32_t link_max_width;
+	uint32_t link_flags;
 };
 
 struct tj_job {
@@ -42,7 +63,16 @@ struct tj_job {
 	char units[TJ_MAX_UNITS][TJ_UNIT_LEN];	/* stopped by us */
 	unsigned int nports;
 	char ports[TJ_MAX_PORTS][PCITOPO_ADDR_LEN];	/* detached by us */
-	char error[TJ_ERR_LEN];			/* why a rollback started */
+	char error[TJ_ERR_LEN];			/* why a rollback started (the
+						 * first cause, never replaced) */
+	/* the rollback failed (topod stayed up, State failed): why */
+	int rollback_failed;
+	char rollback_error[TJ_ERR_LEN];
+	unsigned int nunbound;
+	struct tj_dev unbound[TJ_MAX_DEVS];	/* written before each unbind */
+	unsigned int ngpus;
+	struct tj_gpu gpus[TJ_MAX_DEVS];	/* GPU0.. before the switch */
+	char boot_id[TJ_BOOT_ID_LEN];		/* the boot the switch began in */
 };
 
 struct tj_committed {

@@ -2,7 +2,7 @@
 /*
  * topod: start-up, the event loop, and the worker's messages.
  *
- *   topod [--config FILE] [--debug]
+ *   topod [--config FILE] [--debug] [--test-fault WHERE:N[:stop]]
  *
  * Event-driven: while idle the loop sleeps in sd_event_run() on the bus,
  * the module's event socket and signals; nothing polls.
@@ -315,6 +315,8 @@ int main(int argc, char **argv)
 		{ "debug", no_argument, NULL, 'd' },
 		{ "check", no_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
+		/* tests only (fault.c): never in a unit */
+		{ "test-fault", required_argument, NULL, 'F' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static struct topod d;
@@ -331,6 +333,13 @@ int main(int argc, char **argv)
 		case 'd': log_set_debug(true); break;
 		case 't': check = true; break;
 		case 'h': usage(stdout); return 0;
+		case 'F':
+			if (fault_setup(optarg)) {
+				fprintf(stderr, "topod: --test-fault %s: not "
+					"WHERE:N[:stop]\n", optarg);
+				return 2;
+			}
+			break;
 		default: usage(stderr); return 2;
 		}
 	}

@@ -22,6 +22,7 @@
  *   holders.c  which processes hold a GPU open
  *   units.c    stopping and starting systemd units over the bus
  *   journal.c  the job journal and committed state (journal.h)
+ *   fault.c    fault injection for tests (--test-fault)
  *   log.c      logging with priorities
  */
 #ifndef PCITOPO_TOPOD_H
@@ -103,6 +104,11 @@ struct tconfig {
 };
 
 int config_load(const char *path, struct tconfig *c, char *err, size_t len);
+
+/* fault.c: tests only (topod --test-fault WHERE:N[:stop]): at the Nth
+ * fault_point(WHERE) topod kills (or stops) itself. -EINVAL: bad spec. */
+int fault_setup(const char *spec);
+void fault_point(const char *where);
 
 /* log.c: "<prio>msg" under journald (JOURNAL_STREAM), else "topod: msg" */
 void tlog(int prio, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

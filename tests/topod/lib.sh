@@ -10,7 +10,9 @@
 #   bmc_start DIR ARGS...  tests/bmc/start-bmc --dir DIR/bmc ARGS; sources env
 #   topod_conf DIR PLATFORM [BUDGET_MS]   DIR/topod.conf + DIR/platform.conf
 #   topod_start DIR        topod in the background, log DIR/topod.log;
-#                          waits for its bus name
+#                          waits for its bus name; TOPOD_ARGS: more options
+#                          (e.g. --test-fault hw_detach:3)
+#   proc_state PID         R, S, T (stopped), Z (exited), ... or gone
 #   topod_stop DIR [SIG]
 #   wait_for SECS CMD...   retries CMD every 0.1 s
 #   cleanup                everything started, in reverse order
@@ -121,9 +123,16 @@ topod_has_name() {
 
 topod_start() {
 	local dir=$1
-	"$TOPOD" --config "$dir/topod.conf" >>"$dir/topod.log" 2>&1 &
+	# shellcheck disable=SC2086 # TOPOD_ARGS: words
+	"$TOPOD" --config "$dir/topod.conf" ${TOPOD_ARGS:-} >>"$dir/topod.log" 2>&1 &
 	echo $! >"$dir/topod.pid"
 	wait_for 20 topod_has_name
+}
+
+proc_state() {
+	local st
+	st=$(sed -n 's/^State:[[:space:]]*\([A-Z]\).*/\1/p' "/proc/$1/status" 2>/dev/null)
+	echo "${st:-gone}"
 }
 
 topod_stop() {
@@ -131,7 +140,7 @@ topod_stop() {
 	pid=$(cat "$dir/topod.pid" 2>/dev/null) || return 0
 	kill -"$sig" "$pid" 2>/dev/null
 	for _ in $(seq 100); do
-		kill -0 "$pid" 2>/dev/null || break
+		[[ $(proc_state "$pid") == [ZX]* || $(proc_state "$pid") == gone ]] && break
 		sleep 0.1
 	done
 	rm -f "$dir/topod.pid"

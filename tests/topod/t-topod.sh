@@ -382,6 +382,121 @@ ok "$([[ $l == cascade && $(bmc_current) == 3 && ! -e $D/state/fake-detached ]] 
 ok "$([[ $(topod_prop LastError) == *"topod stopped in phase detach"* ]] && echo 0 || echo 1)" \
 	"LastError names the interrupted phase"
 
+# --- the switch, hardened (#12): faults at exact points -----------------------
+# topod --test-fault WHERE:N[:stop] kills (or stops) itself the Nth time it
+# reaches WHERE (fault.c): no sleep hopes to hit a window. The stand-in
+# keeps the GPUs' drivers in the state dir (fake-unbound: those without
+# one; a rescan probes only what it adds, as the kernel does).
+S=$D/state
+exited() { [[ $(proc_state "$(cat "$D/topod.pid")") == [ZX]* || $(proc_state "$(cat "$D/topod.pid")") == gone ]]; }
+stopped() { [[ $(proc_state "$(cat "$D/topod.pid")") == T ]]; }
+nodrv() { cat "$S/fake-unbound" 2>/dev/null | grep -c .; }	# GPUs without a driver
+jget() { sed -n "s/^$1=//p" "$S/job" 2>/dev/null; }
+idle_again() { wait_for 30 sh -c "[ ! -e $S/job ] && busctl --address=$DBUS_SYSTEM_BUS_ADDRESS get-property org.pcitopo.Topod /org/pcitopo/Topod org.pcitopo.Topod1 State | grep -q idle"; }
+topod_stop "$D"
+
+# 1. killed at the third hw_detach: two ports detached, all four moving
+# GPUs unbound; the restart rolls back and every GPU has its driver again
+TOPOD_ARGS="--test-fault hw_detach:3" topod_start "$D"
+"$TOPOCTL" set balance --no-wait >/dev/null 2>&1
+wait_for 20 exited
+ok "$([[ $(jget unbound) == "0000:27:00.0/fake-gpu,0000:28:00.0/fake-gpu,0000:29:00.0/fake-gpu,0000:2a:00.0/fake-gpu" &&
+	$(nodrv) == 4 && $(grep -c . "$S/fake-detached") == 2 ]] && echo 0 || echo 1)" \
+	"killed at the 3rd hw_detach: the journal lists the 4 unbound GPUs with their driver, 2 ports detached"
+topod_start "$D"
+idle_again
+ok "$([[ $(topod_prop Layout) == cascade && $(topod_prop State) == idle && $(nodrv) == 0 && ! -e $S/fake-detached &&
+	$(topod_prop LastError) == *"topod stopped in phase detach of the switch from cascade to balance"* ]] && echo 0 || echo 1)" \
+	"restarted: rolled back to cascade, 8 GPUs, every GPU with its driver again (also the 2 never detached), LastError names the phase"
+[[ $(nodrv) == 0 ]] || sed 's/^/# without a driver: /' "$S/fake-unbound"
+grep -q "rollback-restore: done.*4 of 4 driver(s) bound again" "$D/topod.log"
+ok $? "rollback-restore says the 4 drivers were bound again"
+
+# 4 and 2. a MUX that reports done without moving anything (fake-layout:
+# the module stays in cascade): reenumerate stops waiting once all 8 GPUs
+# are there, verify says what it saw at once (no Timeout); the rollback,
+# stopped at its Select, has taken the GPUs off the bus before it
+echo 3 >"$S/fake-layout"
+topod_stop "$D"
+TOPOD_ARGS="--test-fault bmc_select:2:stop" topod_start "$D"
+"$TOPOCTL" set balance >"$D/nomove.out" 2>&1 &
+spid=$!
+wait_for 30 stopped
+ok "$([[ $(grep -c . "$S/fake-detached" 2>/dev/null) == 4 && $(jget phase) == rollback-bmc && $(bmc_current) == 1 ]] && echo 0 || echo 1)" \
+	"rollback held at its Select (MUX at balance): the 4 moved GPUs' ports already detached"
+kill -CONT "$(cat "$D/topod.pid")"
+wait "$spid"; rc=$?
+rm -f "$S/fake-layout"
+sed 's/^/# /' "$D/nomove.out"
+re=$(sed -n 's/.*balance reenumerate: done in \([0-9.]*\) s.*/\1/p' "$D/topod.log" | tail -1)
+ok "$([[ $rc == 1 && $(<"$D/nomove.out") == *"the module reports cascade"*"with 8 GPUs, not balance"* &&
+	$(<"$D/nomove.out") != *"devices not back"* && -n $re ]] && awk -v t="$re" 'BEGIN { exit !(t < 5) }' && echo 0 || echo 1)" \
+	"a MUX that moved nothing: Verify at once, naming what it saw (reenumerate done in ${re:-?} s, budget 20 s), not Timeout"
+ok "$([[ $(topod_prop Layout) == cascade && $(bmc_current) == 3 && $(topod_prop State) == idle && $(nodrv) == 0 &&
+	! -e $S/fake-detached && $(topod_prop LastError) == *"not balance"* ]] && echo 0 || echo 1)" \
+	"and rolled back: cascade, idle, every driver back, LastError the Verify error"
+
+# 3 and 5. links: the rollback's verify refuses a GPU back at x0 (as the
+# forward verify does); the rollback fails, State failed, the journal kept
+# with the first error; the next start says both and keeps the first
+topod_stop "$D"
+TOPOD_ARGS="--test-fault bmc_select:1:stop" topod_start "$D"
+"$TOPOCTL" set balance >"$D/x0.out" 2>&1 &
+spid=$!
+wait_for 30 stopped
+console pcitopo_fail_next
+echo 3 >"$S/fake-link-x0"	# from now on, the moving GPUs are x0 in cascade
+kill -CONT "$(cat "$D/topod.pid")"
+wait "$spid"; rc=$?
+sed 's/^/# /' "$D/x0.out"
+le=$(topod_prop LastError)
+ok "$([[ $rc == 1 && $(topod_prop State) == failed && $le == *"failed (error 2); rollback to cascade failed: GPU4 (0000:27:00.0): link x0"* ]] && echo 0 || echo 1)" \
+	"rollback-verify refuses GPU4 back at x0: State failed, LastError the BMC's error, then the link ($le)"
+ok "$([[ $(jget rollback_failed) == 1 && $(jget error) == *"failed (error 2)" && $(jget rollback_error) == *"link x0"* &&
+	$(nodrv) == 0 && ! -e $S/fake-detached ]] && echo 0 || echo 1)" \
+	"the journal kept: the first error, the rollback's apart; even so nothing detached, every driver back"
+rm -f "$S/fake-link-x0"
+topod_stop "$D"
+topod_start "$D"
+idle_again
+le=$(topod_prop LastError)
+ok "$([[ $(topod_prop Layout) == cascade && $(topod_prop State) == idle && $le == *"failed (error 2); rollback to cascade failed: "*"link x0"*"tried again at the next start"* &&
+	$le != *"topod stopped"* ]] && echo 0 || echo 1)" \
+	"the next start rolls back; LastError keeps the first error and says the rollback had failed, not that topod stopped ($le)"
+
+# 3. recovery: killed once the Select went out; the switch finished from
+# the journal is verified against the journal's links (x0 in balance now)
+topod_stop "$D"
+TOPOD_ARGS="--test-fault bmc_follow:1" topod_start "$D"
+"$TOPOCTL" set balance --no-wait >/dev/null 2>&1
+wait_for 20 exited
+ok "$([[ $(jget bmc_sent) == 1 && $(jget gpus) == "0000:23:00.0/0000:13:00.0/2500/1/3,"* ]] && echo 0 || echo 1)" \
+	"killed after the Select: the journal has it sent, and the GPUs' links from before"
+echo 1 >"$S/fake-link-x0"
+topod_start "$D"
+idle_again
+le=$(topod_prop LastError)
+rm -f "$S/fake-link-x0"
+ok "$([[ $(topod_prop Layout) == cascade && $(bmc_current) == 3 && $(nodrv) == 0 &&
+	$le == *"topod stopped in phase bmc"*"finishing the switch failed: GPU4 (0000:27:00.0): link x0"* ]] && echo 0 || echo 1)" \
+	"at the restart the BMC is at balance, but GPU4 is x0: not committed, rolled back to cascade, drivers back ($le)"
+
+# 5. the host powered off during the BMC job, which failed: the next boot
+# (another boot id) says so, and names the failed job
+echo boot-1 >"$S/fake-boot-id"
+topod_stop "$D"
+TOPOD_ARGS="--test-fault bmc_follow:1" topod_start "$D"
+console pcitopo_fail_next
+"$TOPOCTL" set balance --no-wait >/dev/null 2>&1
+wait_for 20 exited
+echo boot-2 >"$S/fake-boot-id"
+topod_start "$D"
+idle_again
+le=$(topod_prop LastError)
+rm -f "$S/fake-boot-id"
+ok "$([[ $(topod_prop Layout) == cascade && $le == *"the host went down (power cut or reset) in phase bmc of the switch from cascade to balance; the BMC job "*" failed (error 2)"* ]] && echo 0 || echo 1)" \
+	"a power cut during a BMC job that failed: LastError says the host went down and names the failed job ($le)"
+
 # drift: the layout changes with no switch asking (here: a Select behind
 # topod's back); udev's Recheck (or the module's events) reports it
 bus() { busctl --address="$DBUS_SYSTEM_BUS_ADDRESS" "$@"; }

@@ -66,6 +66,23 @@ int main(void)
 	strcpy(j.ports[0], "0000:82:00.0");
 	strcpy(j.ports[1], "0000:82:01.0");
 	strcpy(j.error, "line one\nline two");
+	j.rollback_failed = 1;
+	strcpy(j.rollback_error, "rollback-verify: GPU4 link x0");
+	j.nunbound = 2;
+	strcpy(j.unbound[0].addr, "0000:27:00.0");
+	strcpy(j.unbound[0].driver, "bochs-drm");
+	strcpy(j.unbound[1].addr, "0000:28:00.0");
+	strcpy(j.unbound[1].driver, "nvidia");
+	j.ngpus = 2;
+	strcpy(j.gpus[0].addr, "0000:23:00.0");
+	strcpy(j.gpus[0].parent, "0000:13:00.0");
+	j.gpus[0].link_max_speed = 32000;
+	j.gpus[0].link_max_width = 16;
+	j.gpus[0].link_flags = 3;
+	strcpy(j.gpus[1].addr, "0000:24:00.0");	/* no parent known */
+	j.gpus[1].link_max_speed = 2500;
+	j.gpus[1].link_max_width = 1;
+	strcpy(j.boot_id, "0b5e1d2c-1111-2222-3333-444455556666");
 	tap_eq(tj_job_write(dir, &j), 0, "journal written");
 	tap_eq(count_files(), 1, "atomic write leaves no temp file");
 	tap_eq(tj_job_read(dir, &back, NULL), 0, "journal read back");
@@ -80,6 +97,21 @@ int main(void)
 	       "stopped units and detached ports survive (what recovery undoes)");
 	tap_streq(back.error, "line one line two",
 		  "an error with a newline stays one line");
+	tap_ok(back.rollback_failed == 1 &&
+	       !strcmp(back.rollback_error, "rollback-verify: GPU4 link x0"),
+	       "a failed rollback and its error survive, apart from the first error");
+	tap_ok(back.nunbound == 2 && !strcmp(back.unbound[0].addr, "0000:27:00.0") &&
+	       !strcmp(back.unbound[0].driver, "bochs-drm") &&
+	       !strcmp(back.unbound[1].driver, "nvidia"),
+	       "the devices quiesce unbound and their drivers survive (what every path binds again)");
+	tap_ok(back.ngpus == 2 && !strcmp(back.gpus[0].parent, "0000:13:00.0") &&
+	       back.gpus[0].link_max_speed == 32000 &&
+	       back.gpus[0].link_max_width == 16 && back.gpus[0].link_flags == 3 &&
+	       !strcmp(back.gpus[1].addr, "0000:24:00.0") && !*back.gpus[1].parent &&
+	       back.gpus[1].link_max_width == 1,
+	       "the GPUs' links before the switch survive (what recovery verifies against)");
+	tap_streq(back.boot_id, "0b5e1d2c-1111-2222-3333-444455556666",
+		  "the boot id survives (was the host restarted?)");
 
 	j.state = TJ_AWAITING_POWER_CYCLE;
 	strcpy(j.phase, "power-cycle");
@@ -94,9 +126,19 @@ int main(void)
 	    "to=cascade\n");
 	tap_eq(tj_job_read(dir, &back, &line), -EBADMSG,
 	       "a torn journal (no end marker) is refused");
-	put("job", "version=2\nstate=switching\nend=1\n");
+	put("job", "version=3\nstate=switching\nend=1\n");
 	tap_eq(tj_job_read(dir, &back, &line), -EBADMSG,
-	       "a journal of another version is refused");
+	       "a journal of a newer version is refused");
+	put("job", "version=1\nstate=switching\nphase=bmc\nfrom=balance\n"
+	    "to=cascade\nend=1\n");
+	tap_ok(tj_job_read(dir, &back, &line) == 0 && back.ngpus == 0 &&
+	       back.nunbound == 0, "a version 1 journal is read (no links, nothing unbound)");
+	put("job", "version=2\nstate=switching\nunbound=0000:27:00.0\nend=1\n");
+	tap_eq(tj_job_read(dir, &back, &line), -EBADMSG,
+	       "an unbound device without its driver is refused");
+	put("job", "version=2\nstate=switching\ngpus=0000:23:00.0//x/1/3\nend=1\n");
+	tap_eq(tj_job_read(dir, &back, &line), -EBADMSG,
+	       "a GPU with a bad link figure is refused");
 	put("job", "version=1\nstate=switching\nfrom=sideways\nend=1\n");
 	tap_eq(tj_job_read(dir, &back, &line), -EBADMSG,
 	       "an unknown layout is refused");

@@ -14,8 +14,9 @@
 #      service stopped before any GPU was detached, started again after
 #      they came back, in balance, and running when topoctl returns;
 #      exactly one stop and one start; a unit that someone was stopping
-#      (deactivating) when the switch began has exited before any GPU was
-#      detached;
+#      (deactivating, held there by an ExecStop the test releases once
+#      topod has seen it: tests/vm/guest/hold-stop.sh) when the switch
+#      began has exited before any GPU was detached;
 #   B. a unit that refuses to stop (dcgm, RefuseManualStop=yes): the switch
 #      fails in quiesce naming the unit, rolls back without touching a GPU
 #      or the BMC; the unit stopped before it is started again, the one
@@ -171,8 +172,13 @@ eq "$(unitp "$P" ActiveState) $(unitp "$P" SubState) $(unitp "$P" NRestarts) | $
 
 # --- A. the BMC fails the job: rollback to balance ------------------------
 echo "# A. BMC failure, with $F being stopped when the switch begins"
-grun bash -c "systemctl start $F && mkdir -p /run/gpu-standin &&
-	echo $P >/run/gpu-standin/$F.stop-after" >/dev/null 2>&1 || true
+# $F's stop is held in deactivating while /run/gpu-standin/$F.hold-stop
+# exists (an ExecStop drop-in); quiesce-switch.sh lets it go once topod's
+# journal lists $F: deterministic, however slow the machine
+grun bash -c "mkdir -p /run/systemd/system/$F.d /run/gpu-standin &&
+	printf '[Service]\nExecStop=%s /run/gpu-standin/%s.hold-stop\n' \"\$PWD/tests/vm/guest/hold-stop.sh\" $F \
+		>/run/systemd/system/$F.d/hold.conf &&
+	systemctl daemon-reload && systemctl start $F && touch /run/gpu-standin/$F.hold-stop" >/dev/null 2>&1 || true
 at_rest "$F" >/dev/null 2>&1 || true
 nP=$(lines "$P") nF=$(lines "$F")
 "$srv" console "$dir" 'pcitopo_fail_next' >/dev/null 2>&1 || true
@@ -194,15 +200,16 @@ eq "$(ret "$P") $(ret "$F")" "active active" \
 	"$(grep '^ret=\|^set=  rollback-restore' <<<"$out")"
 inv1=$(unitp "$P" InvocationID)
 recf=$(new "$F" "$nF" | grep -m1 ' event=stop ') || recf=
-tap "$([[ $(kv being_stopped) == deactivating && $(grep -m1 '^set=  quiesce' <<<"$out") == *"2 unit(s) stopped"* ]] && echo 1 || echo 0)" \
-	"BMC failure: $F was deactivating when the switch began; quiesce counted it with $P (2 units)" \
-	"being_stopped=$(kv being_stopped); $(grep -m1 '^set=  quiesce' <<<"$out")"
+tap "$([[ $(kv being_stopped) == deactivating && $(kv released) == seen && $(grep -m1 '^set=  quiesce' <<<"$out") == *"2 unit(s) stopped"* ]] && echo 1 || echo 0)" \
+	"BMC failure: $F was deactivating when the switch began (held); topod journalled it before it was let go; quiesce counted it with $P (2 units)" \
+	"being_stopped=$(kv being_stopped) released=$(kv released); $(grep -m1 '^set=  quiesce' <<<"$out")"
 tap "$([[ -n $recf ]] && lt "$(kv t_set)" "$(rf "$recf" t)" && echo 1 || echo 0)" \
 	"BMC failure: $F was still running when topoctl set began (its stop record is later)" \
 	"t_set=$(kv t_set); stop record: ${recf:-(none)}"
 stopped_first "BMC failure: $F, already stopping, had exited before any GPU was detached" "$recf"
 echo "# $F after the rollback: $(unitp "$F" ActiveState) ($(events "$F" "$nF"): topod's restore starts what quiesce stopped, this unit too)"
-grun bash -c "rm -f /run/gpu-standin/$F.stop-after; systemctl stop $F" >/dev/null 2>&1 || true
+grun bash -c "rm -f /run/gpu-standin/$F.hold-stop /run/systemd/system/$F.d/hold.conf
+	systemctl daemon-reload; systemctl stop $F" >/dev/null 2>&1 || true
 
 # --- B. a unit refuses to stop ------------------------------------------
 echo "# B. $D refuses to stop (RefuseManualStop=yes)"

@@ -12,7 +12,9 @@
 #     held open is refused and named; the NVIDIA driver's device node
 #     of a moving GPU held open is named by the dry run (its /proc file
 #     and node faked: no NVIDIA driver here); quiesce unbinds the moving
-#     GPUs;
+#     GPUs; topod killed at its 3rd hw_detach (--test-fault) with
+#     bochs-drm bound: the next start rolls back and every GPU has its
+#     driver again, no WARN in dmesg;
 #     a GPU's config space held open: refused (DeviceBusy);
 #   - switch firmware: `topoctl set cascade --power-cycle` from balance; the
 #     BMC power cycles the host; in the new guest topod finishes the job
@@ -46,7 +48,9 @@ grun() { "$srv" run "$dir" --timeout "${T:-120}" "$@"; }
 # gpu N, for the guest: GPUN's address (the stand-ins, class 0x0380, in bus
 # order, as topoctl numbers them); prefix a guest script with "$gpu_fn"
 # shellcheck disable=SC2016 # expands in the guest
-gpu_fn='gpu() { for d in /sys/bus/pci/devices/*; do
+# (and the stand-in GPUs' extra IDs: pt_insmod, TOPOCTL_EXTRA_IDS)
+gpu_fn='. "$PCITOPO_ROOT/tests/vm/guest/standins.sh"
+gpu() { for d in /sys/bus/pci/devices/*; do
 	[[ $(<"$d/class") == 0x0380* ]] && basename "$d"; done | sort | sed -n "$(($1 + 1))p"; }
 '
 
@@ -91,7 +95,7 @@ if start mux balance && up emulated-mux; then
 	out=$(grun bash -c "$gpu_fn"'recheck() { busctl --system call org.pcitopo.Topod /org/pcitopo/Topod org.pcitopo.Topod1 Recheck; }
 		st() { cli/topoctl -j status | jq -c "{layout, gpus}"; }
 		rmmod pcitopo && recheck && echo "gone $(st)"
-		insmod kmod/pcitopo.ko && recheck && echo "back $(st)"
+		pt_insmod && recheck && echo "back $(st)"
 		cli/topoctl set cascade --dry-run >/dev/null; echo "dry-run exit $?"
 		# no Recheck from here: the reopened event source must tell topod
 		n() { cli/topoctl -j status | jq -r .gpus; }
@@ -162,6 +166,40 @@ if start mux balance && up emulated-mux; then
 		$out == *"Verdict:     would be refused (DeviceBusy): GPU $a5 is in use: pid $pid (bash) holds /dev/nvidia2"* ]] &&
 		echo 1 || echo 0)" \
 		"mux: set --dry-run with GPU5's NVIDIA node held (driver's /proc file faked, minor 2): refused, /dev/nvidia2 and the holder named" "$out"
+	# killed at the third hw_detach (--test-fault: topod kills itself
+	# there; no window to hit) with bochs-drm bound to every GPU: two
+	# ports detached, the four moving GPUs unbound. The next start rolls
+	# back and binds every driver again, the two never detached too.
+	out=$(T=240 grun bash -c "$gpu_fn"'s=/out/topod-state
+		busctl --system call org.pcitopo.Topod /org/pcitopo/Topod org.pcitopo.Topod1 Status >/dev/null
+		old=$(busctl --system call org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus \
+			GetConnectionUnixProcessID s org.pcitopo.Topod | sed -n "s/^u //p")
+		[[ -n $old ]] || { echo "no topod pid"; exit 1; }
+		kill -KILL "$old"	# the topod topod-up started, by its pid
+		# gone, or a zombie nobody reaps yet: either way it has let go
+		for _ in $(seq 100); do
+			[[ $(sed -n "s/^State:[[:space:]]*\([A-Z]\).*/\1/p" /proc/$old/status 2>/dev/null) == [RSDT] ]] || break
+			sleep 0.1
+		done
+		setsid daemon/topod/topod --config /etc/pcitopo/topod.conf --test-fault hw_detach:3 \
+			>>/out/topod.log 2>&1 </dev/null &
+		tp=$!
+		for _ in $(seq 60); do busctl --system status org.pcitopo.Topod >/dev/null 2>&1 && break; sleep 0.5; done
+		cli/topoctl set cascade --no-wait
+		wait $tp; echo "topod exit $?"
+		echo "journal: $(grep -E "^(phase|unbound|ports)=" $s/job | tr "\n" " ")"
+		setsid daemon/topod/topod --config /etc/pcitopo/topod.conf >>/out/topod.log 2>&1 </dev/null &
+		for _ in $(seq 240); do [[ ! -e $s/job ]] && [[ $(cli/topoctl -j status | jq -r .state) == idle ]] && break; sleep 0.5; done
+		cli/topoctl -j status | jq -c "{layout, state, gpus, last_error}"
+		for i in 0 1 2 3 4 5 6 7; do a=$(gpu $i); echo "GPU$i $a $(basename "$(readlink /sys/bus/pci/devices/$a/driver)" 2>/dev/null)"; done
+		dmesg | grep -E "WARNING:|BUG:|Oops|Call Trace" | head -5; echo "dmesg-end"' 2>&1) || true
+	tap "$([[ $out == *"topod exit 137"* && $out == *"journal: phase=detach "*"unbound="*"/bochs-drm,"* ]] && echo 1 || echo 0)" \
+		"mux: topod killed at its 3rd hw_detach (--test-fault): the journal lists the unbound GPUs with bochs-drm" "$out"
+	tap "$([[ $out == *'{"layout":"balance","state":"idle","gpus":8,"last_error":"topod stopped in phase detach'* &&
+		$(grep -c '^GPU[0-7] .* bochs-drm$' <<<"$out") == 8 && $out == *$'\n'"dmesg-end"* &&
+		$(grep -B1 -m1 '^dmesg-end' <<<"$out" | head -1) == GPU7* ]] && echo 1 || echo 0)" \
+		"mux: restarted: rolled back to balance, idle, LastError names the phase; all 8 GPUs have bochs-drm again; no WARN/oops in dmesg" "$out"
+	eq "$(view)" "balance 8" "mux: and the module sees balance with 8 GPUs"
 	drivers() {
 		grun bash -c 'for d in /sys/bus/pci/devices/*; do
 			[[ $(<"$d/class") == 0x0380* ]] || continue

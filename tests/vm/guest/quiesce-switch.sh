@@ -7,13 +7,19 @@
 # One `topoctl set LAYOUT`, watched: `topoctl -j monitor` runs from before
 # the switch to after it, each event stamped with the guest's realtime clock
 # when it arrived. With UNIT_BEING_STOPPED, that unit is stopped with
-# --no-block just before the switch (it is still deactivating when topod
-# looks at it). After topoctl returns, waits (up to 30 s) until each
-# stand-in unit is at rest: active with its log's last line a start, or
-# inactive/failed. Prints key=value lines on stdout:
+# --no-block just before the switch; its stop is held (tests/vm/guest/
+# hold-stop.sh, an ExecStop= the test added, waits while
+# /run/gpu-standin/UNIT.hold-stop exists) so that it is deactivating when
+# topod looks at it, and is let go only once topod's journal lists it
+# among the units quiesce stops (topod saw it running and waits for it),
+# or topoctl returned: no window to hit, whatever the load. After topoctl
+# returns, waits (up to 30 s) until each stand-in unit is at rest: active
+# with its log's last line a start, or inactive/failed. Prints key=value lines on stdout:
 #   g0=GEN            the module's generation before the switch
 #   t_set=EPOCH       just before topoctl set
 #   being_stopped=STATE  UNIT_BEING_STOPPED's ActiveState before topoctl set
+#   released=seen|returned  why its stop was let go (topod's journal listed
+#                     it, or topoctl returned first)
 #   rc=N              topoctl's exit status
 #   ret=UNIT STATE    each stand-in unit's ActiveState when topoctl returned
 #   set=LINE          topoctl's output (stdout and stderr), one per line
@@ -54,8 +60,9 @@ sleep 0.2
 echo "g0=$(<"$m/generation")"
 if [[ -n $stopping ]]; then
 	systemctl stop --no-block "$stopping"
-	# the stop job runs when systemd gets to it
-	for _ in $(seq 50); do
+	# the stop job runs when systemd gets to it, and then it is held in
+	# deactivating (hold-stop.sh); the bound only guards a broken setup
+	for _ in $(seq 600); do
 		st=$(systemctl show -p ActiveState --value "$stopping")
 		[[ $st == active ]] || break
 		sleep 0.1
@@ -63,7 +70,28 @@ if [[ -n $stopping ]]; then
 	echo "being_stopped=$st"
 fi
 echo "t_set=$EPOCHREALTIME"
-topoctl set "$to" >"$tmp/set" 2>&1
+topoctl set "$to" >"$tmp/set" 2>&1 &
+setpid=$!
+if [[ -n $stopping ]]; then
+	# topod journals a unit before it stops it (or waits for its stop)
+	rel=returned
+	# running PID: not exited (a zombie is, until waited for)
+	running() {
+		local s
+		s=$(sed -n 's/^State:[[:space:]]*\([A-Z]\).*/\1/p' "/proc/$1/status" 2>/dev/null)
+		[[ -n $s && $s != [ZX] ]]
+	}
+	while running "$setpid"; do
+		if grep -q "^units=.*\b$stopping\b" /var/lib/pcitopo/job 2>/dev/null; then
+			rel=seen
+			break
+		fi
+		sleep 0.1
+	done
+	rm -f "/run/gpu-standin/$stopping.hold-stop"
+	echo "released=$rel"
+fi
+wait "$setpid"
 echo "rc=$?"
 for u in "${units[@]}"; do
 	echo "ret=$u $(systemctl show -p ActiveState --value "$u")"
