@@ -12,6 +12,11 @@
 #   make test       every test (unit, then the emulated server); prints
 #                   "N passed, N failed"
 #   make bench      benchmarks (print figures, assert nothing)
+#   make deb        the Debian packages pcitopo and pcitopo-dkms (the module
+#                   through DKMS), built outside the tree into build/deb/
+#                   (scripts/mkdeb; DEB_VERSION=V builds version V instead of
+#                   VERSION's); then: apt install ./build/deb/pcitopo_*.deb
+#                   ./build/deb/pcitopo-dkms_*.deb
 #   make install    what `make` built, where the system looks for it (below);
 #                   builds nothing: run `make` first (as yourself), then
 #                   `make install` (as root). DESTDIR=DIR stages into DIR.
@@ -51,7 +56,7 @@
 
 export TOPDIR := $(CURDIR)
 
-.PHONY: all module user check test unit-test vm-test bench clean install
+.PHONY: all module user check test unit-test vm-test bench clean install deb
 
 all: module user
 
@@ -82,6 +87,9 @@ bench: all
 	tests/ipmi/bench-inband
 	tests/topod/bench-topod
 	tests/vm/run-bench
+
+deb:
+	scripts/mkdeb $(if $(DEB_VERSION),--version $(DEB_VERSION))
 
 clean:
 	$(MAKE) -C kmod clean

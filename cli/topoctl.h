@@ -21,7 +21,10 @@
 #include "nl.h"
 #include "sysfs.h"
 
-#define TOPOCTL_VERSION	"0.1"
+/* the project's version: the top VERSION file, passed by cli/Makefile */
+#ifndef TOPOCTL_VERSION
+#define TOPOCTL_VERSION	"unknown"
+#endif
 
 /* Exit codes: 0 ok, 1 runtime error, 2 usage error. */
 #define EXIT_USAGE	2

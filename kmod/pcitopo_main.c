@@ -72,5 +72,6 @@ module_exit(pcitopo_exit);
 MODULE_DESCRIPTION("PCIe switch ports, links and GPU P2P paths");
 MODULE_AUTHOR("pcitopo developers");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(PCITOPO_VERSION);
 /* the first request for the family loads the module, as for wireguard */
 MODULE_ALIAS_GENL_FAMILY(PCITOPO_GENL_NAME);

@@ -301,6 +301,7 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: topod [--config FILE] [--debug]\n"
 		"       topod --check [--config FILE]\n"
+		"       topod --version\n"
 		"  the PCIe layout service (org.pcitopo.Topod on the system "
 		"bus); default config %s\n"
 		"  --check: read the config, platform and credentials files as "
@@ -315,6 +316,7 @@ int main(int argc, char **argv)
 		{ "debug", no_argument, NULL, 'd' },
 		{ "check", no_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		/* tests only (fault.c): never in a unit */
 		{ "test-fault", required_argument, NULL, 'F' },
 		{ NULL, 0, NULL, 0 },
@@ -327,12 +329,13 @@ int main(int argc, char **argv)
 	sigset_t ss;
 	int c, r;
 
-	while ((c = getopt_long(argc, argv, "c:dh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "c:dhV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c': config = optarg; break;
 		case 'd': log_set_debug(true); break;
 		case 't': check = true; break;
 		case 'h': usage(stdout); return 0;
+		case 'V': printf("topod %s\n", TOPOD_VERSION); return 0;
 		case 'F':
 			if (fault_setup(optarg)) {
 				fprintf(stderr, "topod: --test-fault %s: not "

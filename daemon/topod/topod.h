@@ -45,6 +45,10 @@
 #define TOPOD_IFACE		"org.pcitopo.Topod1"
 #define TOPOD_ERR		"org.pcitopo.Topod1.Error."
 #define TOPOD_POLKIT_ACTION	"org.pcitopo.set-layout"
+/* the project's version: the top VERSION file, passed by daemon/Makefile */
+#ifndef TOPOD_VERSION
+#define TOPOD_VERSION		"unknown"
+#endif
 #define TOPOD_CONFIG		"/etc/pcitopo/topod.conf"
 #define TOPOD_STATE_DIR		"/var/lib/pcitopo"
 

@@ -1,0 +1,227 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The Debian packages as an administrator meets them. TAP on stdout.
+# Host part: `scripts/mkdeb` builds pcitopo and pcitopo-dkms (and a second
+# set, version VERSION+1, for the upgrade); lintian has no error or warning;
+# the packages hold every file they must (dpkg-deb -c), topod.conf is a
+# conffile; VERSION, debian/changelog, topoctl -V, topod --version, dkms.conf
+# and the MODULE_VERSION of pcitopo.ko built by DKMS from the package's
+# /usr/src tree (a private dkms tree: nothing written to /var/lib/dkms's
+# modules) agree.
+# Guest part (PCITOPO_PKG_GUEST=0 skips it): the emulated server (MUX, balance)
+# booted with systemd on an overlay of the host root; apt-get installs the two
+# .debs (no network: every dependency is the host's); the module is loaded,
+# topod configured and started, topoctl set cascade switches; an upgrade to
+# VERSION+1 keeps the edited topod.conf and the committed layout; remove
+# stops and unloads everything and keeps the configuration; purge removes it
+# and /var/lib/pcitopo. DKMS compiling pcitopo.ko inside the TCG guest takes
+# over 6 minutes (measured), so the guest's DKMS tree is seeded with the
+# module DKMS built on the host against the same headers: the guest's
+# postinst then finds it built and runs dkms install (copy, depmod) itself.
+# shellcheck disable=SC2016 # single-quoted scripts expand in the guest
+set -uo pipefail
+top=$(dirname "$(dirname "$(dirname "$(readlink -f "$0")")")")
+cd "$top" || exit 1
+n=0 fails=0
+ok() {	# ok RC WHAT [DETAIL]
+	n=$((n + 1))
+	if [[ $1 == 0 ]]; then echo "ok $n - $2"; else
+		echo "not ok $n - $2"; fails=$((fails + 1))
+		[[ -z ${3:-} ]] || printf '%s\n' "$3" | head -n 20 | sed 's/^/#   /'
+	fi
+}
+is() { [[ $1 == "$2" ]] && echo 0 || echo 1; }
+for c in dpkg-buildpackage dh dh_dkms dkms lintian fakeroot; do
+	command -v "$c" >/dev/null || { echo "not ok 1 - t-pkg: no $c (scripts/setup installs it)"; exit 1; }
+done
+V=$(cat VERSION)
+V2=$V+1
+kver=$(find /usr/src -maxdepth 1 -name 'linux-headers-*-amd64' -printf '%f\n' | sort -V | tail -n 1)
+kver=${kver#linux-headers-}
+out=$top/build/pkg-test
+rm -rf "$out"
+mkdir -p "$out"
+tmp=$(mktemp -d)
+srv=$top/tests/vm/server
+dir=
+cleanup() {
+	[[ -n $dir && -d $dir ]] && "$srv" stop "$dir" >/dev/null 2>&1
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# --- host: build -------------------------------------------------------------
+t0=$SECONDS
+o=$(scripts/mkdeb --out "$out" 2>&1)
+ok $? "scripts/mkdeb builds pcitopo and pcitopo-dkms $V ($((SECONDS - t0)) s)" "$o"
+o=$(scripts/mkdeb --out "$out" --version "$V2" 2>&1)
+ok $? "scripts/mkdeb --version $V2 builds the upgrade" "$o"
+deb=$out/pcitopo_${V}_amd64.deb dkms_deb=$out/pcitopo-dkms_${V}_all.deb
+deb2=$out/pcitopo_${V2}_amd64.deb dkms_deb2=$out/pcitopo-dkms_${V2}_all.deb
+[[ -f $deb && -f $dkms_deb && -f $deb2 && -f $dkms_deb2 ]] ||
+	{ echo "1..$n"; exit 1; }
+
+o=$(lintian --pedantic -I "$out/pcitopo_${V}_amd64.changes" 2>&1 | grep -v '^running with root')
+ok "$(grep -qE '^[EW]: ' <<<"$o" && echo 1 || echo 0)" \
+	"lintian --pedantic: no error, no warning (overrides carry their reasons)" "$o"
+ok "$([[ -z $o ]] && echo 0 || echo 1)" "lintian --pedantic -I: nothing at all" "$o"
+
+list=$(dpkg-deb -c "$deb" | awk '{print $6}' | sed 's|^\./|/|')
+for f in /usr/bin/topoctl /usr/sbin/topod /usr/libexec/pcitopo/pcitopo-boot \
+	/lib/systemd/system/topod.service /lib/systemd/system/pcitopo-boot.service \
+	/lib/systemd/system/pcitopo-metrics.service /lib/systemd/system/pcitopo-metrics.timer \
+	/lib/udev/rules.d/90-pcitopo.rules \
+	/usr/share/dbus-1/system.d/org.pcitopo.Topod.conf \
+	/usr/share/dbus-1/system-services/org.pcitopo.Topod.service \
+	/usr/share/polkit-1/actions/org.pcitopo.policy /usr/share/polkit-1/rules.d/pcitopo.rules \
+	/usr/lib/sysusers.d/pcitopo.conf /usr/share/bash-completion/completions/topoctl \
+	/usr/share/man/man8/topoctl.8.gz /usr/share/man/man8/topod.8.gz \
+	/usr/share/man/man5/topod.conf.5.gz /usr/share/man/man5/pcitopo-platform.5.gz \
+	/usr/share/pcitopo/platforms/template.conf /usr/share/doc/pcitopo/topod.md \
+	/etc/pcitopo/topod.conf; do
+	ok "$(grep -qx "$f" <<<"$list"; echo $?)" "pcitopo holds $f"
+done
+dpkg-deb -e "$deb" "$tmp/ctl"
+ok "$(is "$(cat "$tmp/ctl/conffiles")" /etc/pcitopo/topod.conf)" \
+	"DEBIAN/conffiles: /etc/pcitopo/topod.conf" "$(cat "$tmp/ctl/conffiles")"
+ok "$(grep -q "helper enable 'topod.service'" "$tmp/ctl/postinst" &&
+	grep -q "helper enable 'pcitopo-boot.service'" "$tmp/ctl/postinst" &&
+	grep -q "debian-installed 'pcitopo-metrics.timer'" "$tmp/ctl/postinst" &&
+	! grep -q 'start.*pcitopo-boot' "$tmp/ctl/postinst"; echo $?)" \
+	"postinst enables topod and pcitopo-boot as their units say, never runs pcitopo-boot"
+dlist=$(dpkg-deb -c "$dkms_deb" | awk '{print $6}' | sed 's|^\./|/|')
+s=/usr/src/pcitopo-$V
+miss=
+for f in $s/dkms.conf $s/VERSION $s/kmod/Kbuild $s/kmod/Makefile $s/kmod/pcitopo.h \
+	$(cd kmod && git ls-files 'pcitopo_*.c' | sed "s|^|$s/kmod/|") \
+	$(git ls-files 'core/*.c' 'core/*.h' | sed "s|^|$s/|") \
+	$s/include/uapi/linux/pcitopo.h /usr/lib/modules-load.d/pcitopo.conf; do
+	grep -qx "$f" <<<"$dlist" || miss+=" $f"
+done
+ok "$([[ -z $miss ]] && echo 0 || echo 1)" \
+	"pcitopo-dkms holds dkms.conf, every kmod/ and core/ source, the uapi header, modules-load.d" "missing:$miss"
+
+# versions
+dpkg-deb -x "$deb" "$tmp/root"
+dpkg-deb -x "$dkms_deb" "$tmp/root"
+cv=$(dpkg-parsechangelog -l debian/changelog -SVersion)
+tv=$("$tmp/root/usr/bin/topoctl" -V 2>&1)
+dv=$("$tmp/root/usr/sbin/topod" --version 2>&1)
+kv=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$tmp/root$s/dkms.conf")
+ok "$(is "$cv|$tv|$dv|$kv" "$V|topoctl $V (pcitopo genl version 1)|topod $V|$V")" \
+	"one version $V: debian/changelog, topoctl -V, topod --version, dkms.conf" "$cv|$tv|$dv|$kv"
+ok "$(is "$(sed -n 's/^BUILT_MODULE_NAME\[0\]=//p;s/^PACKAGE_NAME=//p' "$tmp/root$s/dkms.conf" | tr -d '"' | tr '\n' ' ')" \
+	"pcitopo \$PACKAGE_NAME ")" "dkms.conf: PACKAGE_NAME pcitopo, BUILT_MODULE_NAME from it"
+ok "$(grep -qx 'AUTOINSTALL="yes"' "$tmp/root$s/dkms.conf"; echo $?)" "dkms.conf: AUTOINSTALL=yes"
+# DKMS builds the package's tree (private dkms tree: /var/lib/dkms's modules untouched)
+mkdir -p "$out/dkms"
+for v in "$V" "$V2"; do
+	x=$tmp/src-$v
+	mkdir -p "$x"
+	dpkg-deb -x "$out/pcitopo-dkms_${v}_all.deb" "$x"
+	t0=$SECONDS
+	o=$(dkms build -m pcitopo -v "$v" -k "$kver" --dkmstree "$out/dkms" --sourcetree "$x/usr/src" 2>&1)
+	ko=$out/dkms/pcitopo/$v/$kver/x86_64/module/pcitopo.ko
+	ok "$([[ $? == 0 && -f $ko && $(modinfo -F version "$ko") == "$v" &&
+		$(modinfo -F vermagic "$ko") == "$kver "* ]] && echo 0 || echo 1)" \
+		"dkms build -k $kver of pcitopo-dkms $v: pcitopo.ko, MODULE_VERSION $v ($((SECONDS - t0)) s)" "$o"
+done
+
+# --- guest ---------------------------------------------------------------------
+if [[ ${PCITOPO_PKG_GUEST:-1} == 0 ]]; then
+	echo "# guest part skipped (PCITOPO_PKG_GUEST=0)"
+	echo "1..$n"; ((fails == 0)); exit
+fi
+ok "$(dpkg-query -W -f='${db:Status-Status}' pcitopo pcitopo-dkms 2>/dev/null | grep -q installed && echo 1 || echo 0)" \
+	"the host has no pcitopo package installed (the guest's root is the host's)"
+dir=$(mktemp -d /tmp/pcitopo-pkg.XXXXXX)
+rmdir "$dir"
+t0=$SECONDS
+o=$("$srv" start "$dir" --method mux --layout balance --timeout 300 --init systemd \
+	--setup "$top/tests/vm/guest/pkg-setup.sh" 2>&1)
+ok $? "emulated server up with systemd, MUX at balance ($((SECONDS - t0)) s)" "$o"
+g() {	# g TIMEOUT SCRIPT: run in the guest, key=value lines back
+	"$srv" run "$dir" --timeout "$1" -- env V="$V" V2="$V2" K="$kver" OUT="$out" bash -c "$2" 2>&1
+}
+get() { sed -n "s/^$1=//p" <<<"$r" | head -n 1; }
+seed='mkdir -p /var/lib/dkms && cp -a "$OUT/dkms/pcitopo" /var/lib/dkms/ &&
+	for v in "$V" "$V2"; do ln -sfn /usr/src/pcitopo-$v /var/lib/dkms/pcitopo/$v/source; done'
+export DEBIAN_FRONTEND=noninteractive
+t0=$SECONDS
+r=$(g 400 "$seed"'
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get install -y "$OUT/pcitopo_${V}_amd64.deb" "$OUT/pcitopo-dkms_${V}_all.deb" >/tmp/apt.log 2>&1
+	echo "apt=$?"; tail -n 15 /tmp/apt.log | sed "s/^/log=/"
+	echo "dkms=$(dkms status pcitopo | tr -d ,)"
+	echo "mod=$(cat /sys/module/pcitopo/version 2>&1)"
+	echo "enabled=$(systemctl is-enabled topod.service pcitopo-boot.service pcitopo-metrics.timer | tr "\n" " ")"
+	echo "unconf=$(systemctl is-active topod.service)"
+	echo "group=$(getent group pcitopo | cut -d: -f1)"
+	cat >>/etc/pcitopo/topod.conf <<EOC
+platform = "/usr/share/pcitopo/platforms/emulated-mux.conf";
+bmc = { transport = "inband"; device = "/dev/ipmi0"; timeout_ms = 5000; };
+EOC
+	topod --check >/tmp/check.log 2>&1; echo "check=$?"
+	systemctl start topod.service; echo "active=$(systemctl is-active topod.service)"
+	echo "status=$(topoctl -j status | jq -c "{layout,state}")"
+	topoctl set cascade --dry-run >/tmp/dry.log 2>&1; echo "dry=$?"
+	timeout 120 topoctl set cascade >/tmp/set.log 2>&1; echo "set=$?"; sed "s/^/setlog=/" /tmp/set.log | tail -n 5
+	echo "after=$(topoctl -j status | jq -r "\(.layout) \(.committed_layout) \(.state)")"
+	echo "layout=$(cat /sys/kernel/pcitopo/layout) $(cat /sys/kernel/pcitopo/count_gpus)"
+')
+echo "# install: $((SECONDS - t0)) s"
+ok "$(is "$(get apt)" 0)" "apt-get install ./pcitopo_$V ./pcitopo-dkms_$V: no network, every dependency there" "$r"
+ok "$(is "$(get dkms)" "pcitopo/$V $kver x86_64: installed")" "dkms status: pcitopo/$V installed for $kver" "$(get dkms)"
+ok "$(is "$(get mod)" "$V")" "the postinst loaded pcitopo.ko $V" "$(get mod)"
+ok "$(is "$(get enabled)" "enabled enabled disabled ")" \
+	"topod and pcitopo-boot enabled, the metrics timer left to the operator" "$(get enabled)"
+ok "$(is "$(get unconf) $(get group)" "inactive pcitopo")" \
+	"topod not started while topod.conf names no platform; group pcitopo created"
+ok "$(is "$(get check) $(get active)" "0 active")" "topod.conf edited: topod --check passes, topod starts"
+ok "$(is "$(get dry)" 0)" "topoctl set cascade --dry-run" "$r"
+ok "$(is "$(get set) $(get after) $(get layout)" "0 cascade cascade idle cascade 8")" \
+	"topoctl set cascade: the MUX moves, the module sees cascade with 8 GPUs" "$(grep -E '^(set|after|layout|setlog)=' <<<"$r")"
+
+t0=$SECONDS
+r=$(g 300 '
+	export DEBIAN_FRONTEND=noninteractive
+	before=$(systemctl show -P ExecMainPID topod.service)
+	apt-get install -y "$OUT/pcitopo_${V2}_amd64.deb" "$OUT/pcitopo-dkms_${V2}_all.deb" >/tmp/apt.log 2>&1
+	echo "apt=$?"; tail -n 15 /tmp/apt.log | sed "s/^/log=/"
+	echo "ver=$(dpkg-query -W -f="\${Version} " pcitopo pcitopo-dkms)"
+	echo "tv=$(topoctl -V) / $(topod --version)"
+	echo "conf=$(grep -c emulated-mux /etc/pcitopo/topod.conf)"
+	echo "restarted=$([ "$(systemctl show -P ExecMainPID topod.service)" != "$before" ] && systemctl is-active topod.service)"
+	echo "after=$(topoctl -j status | jq -r "\(.layout) \(.committed_layout)")"
+	echo "dkms=$(dkms status pcitopo | tr -d , | tr "\n" " ")"
+')
+echo "# upgrade: $((SECONDS - t0)) s"
+ok "$(is "$(get apt) $(get ver)" "0 $V2 $V2 ")" "apt-get install of $V2 upgrades both" "$r"
+ok "$(is "$(get tv)" "topoctl $V2 (pcitopo genl version 1) / topod $V2")" "topoctl -V, topod --version: $V2"
+ok "$(is "$(get conf)" 1)" "the edited /etc/pcitopo/topod.conf is kept (conffile)"
+ok "$(is "$(get restarted) $(get after)" "active cascade cascade")" \
+	"topod restarted on the new version; the committed layout (cascade) kept" "$r"
+ok "$(is "$(get dkms)" "pcitopo/$V2 $kver x86_64: installed ")" "dkms: only pcitopo/$V2, installed" "$(get dkms)"
+
+t0=$SECONDS
+r=$(g 300 '
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get remove -y pcitopo pcitopo-dkms >/tmp/apt.log 2>&1; echo "apt=$?"
+	tail -n 10 /tmp/apt.log | sed "s/^/log=/"
+	echo "topod=$(systemctl is-active topod.service)"
+	echo "mod=$([ -d /sys/module/pcitopo ] && echo loaded || echo unloaded)"
+	echo "kept=$(grep -c emulated-mux /etc/pcitopo/topod.conf) $(ls /var/lib/pcitopo | wc -l)"
+	echo "ko=$(find /lib/modules/$K -name "pcitopo.ko*" | wc -l)"
+	apt-get purge -y pcitopo pcitopo-dkms >/tmp/apt.log 2>&1; echo "purge=$?"
+	echo "gone=$([ -e /etc/pcitopo/topod.conf ] && echo conf)$([ -e /var/lib/pcitopo ] && echo state)$(dkms status pcitopo)"
+')
+echo "# remove, purge: $((SECONDS - t0)) s"
+ok "$(is "$(get apt) $(get topod) $(get mod) $(get ko)" "0 inactive unloaded 0")" \
+	"apt-get remove: topod stopped, pcitopo.ko unloaded and removed" "$r"
+ok "$([[ $(get kept) =~ ^1\ [1-9] ]] && echo 0 || echo 1)" \
+	"remove keeps the edited topod.conf and /var/lib/pcitopo's state" "$(get kept)"
+ok "$(is "$(get purge) [$(get gone)]" "0 []")" "apt-get purge: topod.conf and /var/lib/pcitopo gone, no dkms module" "$r"
+echo "# second kernel: not tested in the guest (no second linux-headers on the host; a TCG DKMS build takes > 6 min)"
+echo "1..$n"
+((fails == 0))
