@@ -23,11 +23,11 @@ for f in kmod/pcitopo.ko cli/topoctl; do
 done
 rc=0
 for layout in ${PCITOPO_LAYOUTS:-balance common cascade}; do
-	PCITOPO_TIMEOUT=${PCITOPO_TIMEOUT:-150} \
+	PCITOPO_TIMEOUT=${PCITOPO_TIMEOUT:-300} \
 		"$here/run-guest" "$layout" "$here/guest/check_topoctl.sh" || rc=1
 done
 for layout in ${PCITOPO_LAYOUTS4-balance4}; do
-	PCITOPO_TIMEOUT=${PCITOPO_TIMEOUT:-150} \
+	PCITOPO_TIMEOUT=${PCITOPO_TIMEOUT:-300} \
 		"$here/run-guest" "$layout" "$here/guest/check_server.sh" || rc=1
 done
 exit "$rc"

@@ -124,6 +124,9 @@ jq -e --argjson ids "$ids" --slurpfile lay "$lay" '
 ok $? "-j show: every GPU on its switch and NUMA node" "$tmp/show.json"
 
 "$T" -j topo >"$tmp/topo.json"
+# every NIC, for the checks after a switch's removal (section 6)
+"$T" --all-nics topo | sed '/^NIC Legend:/,$d' >"$tmp/topo-all.txt"
+"$T" --all-nics -j topo >"$tmp/topo-all.json"
 # every NIC (--all-nics): the plain e1000e too, not only rxe0
 "$T" -j topo --all-nics >"$tmp/topo-all.json"
 jq -e --argjson ids "$ids" --slurpfile lay "$lay" '
@@ -248,18 +251,25 @@ jq -e -s --arg u "$usp" '
 	(map(select(.event == "layout-change")) | length) >= 2 and
 	(map(.generation) | . == sort)' "$tmp/mon.json" >/dev/null
 ok $? "monitor -j: one JSON line per event, device-del and device-add of $usp, layout changes" "$tmp/mon.json"
-"$T" topo >"$tmp/topo2.txt"
-diff -u "$tmp/topo.txt" "$tmp/topo2.txt" >"$tmp/d"
-ok $? "after the rescan, topo is as before" "$tmp/d"
+# rxe0 went with nic0's netdev when the switch went, and does not come
+# back: the guest cannot give a hot-added switch's devices their BARs, so
+# e1000e does not probe nic0 again (on a server, mlx5_N returns with the
+# driver's probe). From here on the matrix is compared with every NIC and
+# without the NIC legend and RDMA names: the topology, not nic0's identity.
+"$T" --all-nics topo | sed '/^NIC Legend:/,$d' >"$tmp/topo2.txt"
+diff -u "$tmp/topo-all.txt" "$tmp/topo2.txt" >"$tmp/d"
+ok $? "after the rescan, topo --all-nics is as before (but the NIC legend)" "$tmp/d"
 
 # --- 7. module unloaded: fallback with a note -------------------------------
+# (every NIC, no RDMA or netdev names: nic0 lost both in section 6)
+unnamed='del(.generation, .source, .devices[].rdma, .devices[].netdev)'
 rmmod pcitopo
 ok $? "rmmod pcitopo"
-"$T" -j topo >"$tmp/fb2.json" 2>"$tmp/e"
+"$T" --all-nics -j topo >"$tmp/fb2.json" 2>"$tmp/e"
 rc=$?
 [[ $rc == 0 && $(wc -l <"$tmp/e") == 1 ]] && grep -q "reading sysfs instead" "$tmp/e" &&
-	diff <(jq -S 'del(.generation, .source)' "$tmp/topo.json") \
-		<(jq -S 'del(.generation, .source)' "$tmp/fb2.json") >/dev/null
+	diff <(jq -S "$unnamed" "$tmp/topo-all.json") \
+		<(jq -S "$unnamed" "$tmp/fb2.json") >/dev/null
 ok $? "module unloaded: -j topo falls back to sysfs with one note, same matrix" "$tmp/e"
 "$T" --source netlink topo >"$tmp/o" 2>"$tmp/e"
 [[ $? == 1 ]] && grep -qx "topoctl: pcitopo module not loaded (modprobe pcitopo)" "$tmp/e"
@@ -272,11 +282,11 @@ ok $? "module unloaded: --source netlink -> 'pcitopo module not loaded (modprobe
 kd=/lib/modules/$(uname -r)
 mkdir -p "$kd/extra" && cp "$root/kmod/pcitopo.ko" "$kd/extra/" && depmod && pt_standin_conf
 ok $? "pcitopo.ko installed into $kd/extra, depmod, extra IDs in /etc/modprobe.d"
-"$T" --source netlink -j topo >"$tmp/al.json" 2>"$tmp/e"
+"$T" --source netlink --all-nics -j topo >"$tmp/al.json" 2>"$tmp/e"
 rc=$?
 [[ $rc == 0 && ! -s $tmp/e ]] && grep -q '^pcitopo ' /proc/modules &&
-	diff <(jq -S 'del(.generation, .source)' "$tmp/topo.json") \
-		<(jq -S 'del(.generation, .source)' "$tmp/al.json") >/dev/null
+	diff <(jq -S "$unnamed" "$tmp/topo-all.json") \
+		<(jq -S "$unnamed" "$tmp/al.json") >/dev/null
 ok $? "installed, not loaded: topoctl --source netlink loads it by its family alias, same matrix" "$tmp/e"
 rmmod pcitopo
 rm -f "$kd/extra/pcitopo.ko" && depmod
