@@ -16,9 +16,13 @@
 # VERSION+1 keeps the edited topod.conf and the committed layout; remove
 # stops and unloads everything and keeps the configuration; purge removes it
 # and /var/lib/pcitopo. DKMS compiling pcitopo.ko inside the TCG guest takes
-# over 6 minutes (measured), so the guest's DKMS tree is seeded with the
-# module DKMS built on the host against the same headers: the guest's
-# postinst then finds it built and runs dkms install (copy, depmod) itself.
+# over 6 minutes (measured), so the module DKMS built on the host against
+# the same headers is handed to the guest as DKMS's own binaries-only
+# tarball (dkms mktarball --binaries-only), at the place the dh_dkms postinst
+# looks for one (/usr/share/pcitopo-dkms/pcitopo-VERSION.dkms.tar.gz): the
+# guest's postinst loads it (dkms ldtarball: built) and runs dkms install
+# (copy, depmod) and modprobe itself. (Seeding /var/lib/dkms instead does not
+# work: common.postinst first removes any pcitopo/VERSION it finds there.)
 # shellcheck disable=SC2016 # single-quoted scripts expand in the guest
 set -uo pipefail
 top=$(dirname "$(dirname "$(dirname "$(readlink -f "$0")")")")
@@ -115,7 +119,7 @@ ok "$(is "$(sed -n 's/^BUILT_MODULE_NAME\[0\]=//p;s/^PACKAGE_NAME=//p' "$tmp/roo
 	"pcitopo \$PACKAGE_NAME ")" "dkms.conf: PACKAGE_NAME pcitopo, BUILT_MODULE_NAME from it"
 ok "$(grep -qx 'AUTOINSTALL="yes"' "$tmp/root$s/dkms.conf"; echo $?)" "dkms.conf: AUTOINSTALL=yes"
 # DKMS builds the package's tree (private dkms tree: /var/lib/dkms's modules untouched)
-mkdir -p "$out/dkms"
+mkdir -p "$out/dkms" "$out/prebuilt"
 for v in "$V" "$V2"; do
 	x=$tmp/src-$v
 	mkdir -p "$x"
@@ -126,6 +130,12 @@ for v in "$V" "$V2"; do
 	ok "$([[ $? == 0 && -f $ko && $(modinfo -F version "$ko") == "$v" &&
 		$(modinfo -F vermagic "$ko") == "$kver "* ]] && echo 0 || echo 1)" \
 		"dkms build -k $kver of pcitopo-dkms $v: pcitopo.ko, MODULE_VERSION $v ($((SECONDS - t0)) s)" "$o"
+	o=$(dkms mktarball -m pcitopo -v "$v" -k "$kver" --binaries-only --dkmstree "$out/dkms" \
+		--sourcetree "$x/usr/src" --archive "$out/prebuilt/pcitopo-$v.dkms.tar.gz" 2>&1)
+	rc=$?
+	ok "$([[ $rc == 0 ]] && tar -tzf "$out/prebuilt/pcitopo-$v.dkms.tar.gz" |
+		grep -qx "./dkms_main_tree/$kver/x86_64/module/pcitopo.ko" && echo 0 || echo 1)" \
+		"dkms mktarball --binaries-only of pcitopo/$v (the guest's prebuilt module)" "$o"
 done
 
 # --- guest ---------------------------------------------------------------------
@@ -145,14 +155,14 @@ g() {	# g TIMEOUT SCRIPT: run in the guest, key=value lines back
 	"$srv" run "$dir" --timeout "$1" -- env V="$V" V2="$V2" K="$kver" OUT="$out" bash -c "$2" 2>&1
 }
 get() { sed -n "s/^$1=//p" <<<"$r" | head -n 1; }
-seed='mkdir -p /var/lib/dkms && cp -a "$OUT/dkms/pcitopo" /var/lib/dkms/ &&
-	for v in "$V" "$V2"; do ln -sfn /usr/src/pcitopo-$v /var/lib/dkms/pcitopo/$v/source; done'
+# the prebuilt modules where the dh_dkms postinst looks for a DKMS tarball
+seed='mkdir -p /usr/share/pcitopo-dkms && cp "$OUT"/prebuilt/pcitopo-*.dkms.tar.gz /usr/share/pcitopo-dkms/'
 export DEBIAN_FRONTEND=noninteractive
 t0=$SECONDS
 r=$(g 400 "$seed"'
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get install -y "$OUT/pcitopo_${V}_amd64.deb" "$OUT/pcitopo-dkms_${V}_all.deb" >/tmp/apt.log 2>&1
-	echo "apt=$?"; tail -n 15 /tmp/apt.log | sed "s/^/log=/"
+	a0=$(date +%s); apt-get install -y "$OUT/pcitopo_${V}_amd64.deb" "$OUT/pcitopo-dkms_${V}_all.deb" >/tmp/apt.log 2>&1
+	echo "apt=$?"; echo "tapt=$(($(date +%s) - a0))"; tail -n 15 /tmp/apt.log | sed "s/^/log=/"
 	echo "dkms=$(dkms status pcitopo | tr -d ,)"
 	echo "mod=$(cat /sys/module/pcitopo/version 2>&1)"
 	echo "enabled=$(systemctl is-enabled topod.service pcitopo-boot.service pcitopo-metrics.timer | tr "\n" " ")"
@@ -167,10 +177,10 @@ EOC
 	echo "status=$(topoctl -j status | jq -c "{layout,state}")"
 	topoctl set cascade --dry-run >/tmp/dry.log 2>&1; echo "dry=$?"
 	timeout 120 topoctl set cascade >/tmp/set.log 2>&1; echo "set=$?"; sed "s/^/setlog=/" /tmp/set.log | tail -n 5
-	echo "after=$(topoctl -j status | jq -r "\(.layout) \(.committed_layout) \(.state)")"
+	echo "after=$(topoctl -j status | jq -r "[.layout, .committed_layout, .state] | join(\" \")")"
 	echo "layout=$(cat /sys/kernel/pcitopo/layout) $(cat /sys/kernel/pcitopo/count_gpus)"
 ')
-echo "# install: $((SECONDS - t0)) s"
+echo "# install: $((SECONDS - t0)) s (apt-get $(get tapt) s)"
 ok "$(is "$(get apt)" 0)" "apt-get install ./pcitopo_$V ./pcitopo-dkms_$V: no network, every dependency there" "$r"
 ok "$(is "$(get dkms)" "pcitopo/$V $kver x86_64: installed")" "dkms status: pcitopo/$V installed for $kver" "$(get dkms)"
 ok "$(is "$(get mod)" "$V")" "the postinst loaded pcitopo.ko $V" "$(get mod)"
@@ -187,38 +197,38 @@ t0=$SECONDS
 r=$(g 300 '
 	export DEBIAN_FRONTEND=noninteractive
 	before=$(systemctl show -P ExecMainPID topod.service)
-	apt-get install -y "$OUT/pcitopo_${V2}_amd64.deb" "$OUT/pcitopo-dkms_${V2}_all.deb" >/tmp/apt.log 2>&1
-	echo "apt=$?"; tail -n 15 /tmp/apt.log | sed "s/^/log=/"
+	a0=$(date +%s); apt-get install -y "$OUT/pcitopo_${V2}_amd64.deb" "$OUT/pcitopo-dkms_${V2}_all.deb" >/tmp/apt.log 2>&1
+	echo "apt=$?"; echo "tapt=$(($(date +%s) - a0))"; tail -n 15 /tmp/apt.log | sed "s/^/log=/"
 	echo "ver=$(dpkg-query -W -f="\${Version} " pcitopo pcitopo-dkms)"
 	echo "tv=$(topoctl -V) / $(topod --version)"
 	echo "conf=$(grep -c emulated-mux /etc/pcitopo/topod.conf)"
 	echo "restarted=$([ "$(systemctl show -P ExecMainPID topod.service)" != "$before" ] && systemctl is-active topod.service)"
-	echo "after=$(topoctl -j status | jq -r "\(.layout) \(.committed_layout)")"
+	echo "after=$(topoctl -j status | jq -r "[.layout, .committed_layout] | join(\" \")")"
 	echo "dkms=$(dkms status pcitopo | tr -d , | tr "\n" " ")"
 ')
-echo "# upgrade: $((SECONDS - t0)) s"
+echo "# upgrade: $((SECONDS - t0)) s (apt-get $(get tapt) s)"
 ok "$(is "$(get apt) $(get ver)" "0 $V2 $V2 ")" "apt-get install of $V2 upgrades both" "$r"
 ok "$(is "$(get tv)" "topoctl $V2 (pcitopo genl version 1) / topod $V2")" "topoctl -V, topod --version: $V2"
 ok "$(is "$(get conf)" 1)" "the edited /etc/pcitopo/topod.conf is kept (conffile)"
 ok "$(is "$(get restarted) $(get after)" "active cascade cascade")" \
-	"topod restarted on the new version; the committed layout (cascade) kept" "$r"
+	"topod restarted on the new version; the committed layout (cascade) kept" "$(grep -E '^(restarted|after)=' <<<"$r")"
 ok "$(is "$(get dkms)" "pcitopo/$V2 $kver x86_64: installed ")" "dkms: only pcitopo/$V2, installed" "$(get dkms)"
 
 t0=$SECONDS
 r=$(g 300 '
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get remove -y pcitopo pcitopo-dkms >/tmp/apt.log 2>&1; echo "apt=$?"
+	a0=$(date +%s); apt-get remove -y pcitopo pcitopo-dkms >/tmp/apt.log 2>&1; echo "apt=$?"; echo "tapt=$(($(date +%s) - a0))"
 	tail -n 10 /tmp/apt.log | sed "s/^/log=/"
 	echo "topod=$(systemctl is-active topod.service)"
 	echo "mod=$([ -d /sys/module/pcitopo ] && echo loaded || echo unloaded)"
 	echo "kept=$(grep -c emulated-mux /etc/pcitopo/topod.conf) $(ls /var/lib/pcitopo | wc -l)"
 	echo "ko=$(find /lib/modules/$K -name "pcitopo.ko*" | wc -l)"
-	apt-get purge -y pcitopo pcitopo-dkms >/tmp/apt.log 2>&1; echo "purge=$?"
+	a0=$(date +%s); apt-get purge -y pcitopo pcitopo-dkms >/tmp/apt.log 2>&1; echo "purge=$?"; echo "tpurge=$(($(date +%s) - a0))"
 	echo "gone=$([ -e /etc/pcitopo/topod.conf ] && echo conf)$([ -e /var/lib/pcitopo ] && echo state)$(dkms status pcitopo)"
 ')
-echo "# remove, purge: $((SECONDS - t0)) s"
+echo "# remove, purge: $((SECONDS - t0)) s (apt-get remove $(get tapt) s, purge $(get tpurge) s)"
 ok "$(is "$(get apt) $(get topod) $(get mod) $(get ko)" "0 inactive unloaded 0")" \
-	"apt-get remove: topod stopped, pcitopo.ko unloaded and removed" "$r"
+	"apt-get remove: topod stopped, pcitopo.ko unloaded and removed" "$(grep -E '^(apt|topod|mod|ko|log)=' <<<"$r")"
 ok "$([[ $(get kept) =~ ^1\ [1-9] ]] && echo 0 || echo 1)" \
 	"remove keeps the edited topod.conf and /var/lib/pcitopo's state" "$(get kept)"
 ok "$(is "$(get purge) [$(get gone)]" "0 []")" "apt-get purge: topod.conf and /var/lib/pcitopo gone, no dkms module" "$r"
