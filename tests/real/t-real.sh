@@ -73,5 +73,35 @@ for fx in "${fixtures[@]}"; do
 	fi
 done
 
+# doctor on a real tree: ACS P2P redirect (RR+CR) staged on the IGX's switch
+# downstream port 0005:02:02.0, which the GPU0-NIC0 path (PXB) crosses below
+# its common bridge: an error naming that port; the tree as captured has none
+igx=$here/servers/igx-orin-a6000-cx7.json
+if [[ -f $igx && $# == 0 ]]; then
+	python3 - "$igx" "$tmp/igx-acs.json" <<-'PY'
+	import json, sys
+	f = json.load(open(sys.argv[1]))
+	for d in f["devices"]:
+	    if d["addr"] == "0005:02:02.0":
+	        d["acs"] = {"cap": "001f", "ctrl": "000c"}
+	json.dump(f, open(sys.argv[2], "w"))
+	PY
+	python3 "$here/mksysfs.py" "$igx" "$tmp/igx-clean" >/dev/null 2>&1 &&
+		python3 "$here/mksysfs.py" "$tmp/igx-acs.json" "$tmp/igx-acs" >/dev/null 2>&1
+	ok $? "igx-orin-a6000-cx7: trees as captured and with ACS RR+CR on 0005:02:02.0"
+	"$TOPOCTL" --sysfs "$tmp/igx-clean" -j doctor >"$tmp/dc.json" 2>/dev/null
+	jq -e 'all(.[]; .check != "acs")' "$tmp/dc.json" >/dev/null 2>&1
+	ok $? "igx-orin-a6000-cx7: doctor finds no ACS redirect on the tree as captured"
+	"$TOPOCTL" --sysfs "$tmp/igx-acs" -j doctor >"$tmp/da.json" 2>/dev/null
+	rc=$?
+	[[ $rc == 3 ]] && jq -e 'any(.[]; .check == "acs" and .severity == "error" and
+		.object == "0005:02:02.0" and (.evidence | test("GPU0-NIC0 PXB")) and
+		(.fix | test("setpci -s 0005:02:02.0 ECAP_ACS\\+0x6.w=0000:000c")))' \
+		"$tmp/da.json" >/dev/null 2>&1
+	ok $? "igx-orin-a6000-cx7: doctor: ACS on 0005:02:02.0 is an error on GPU0-NIC0 PXB, with the setpci fix (exit $rc)"
+	"$TOPOCTL" --sysfs "$tmp/igx-acs" topo 2>/dev/null | grep -q $'^GPU0\t X \tPXB\*'
+	ok $? "igx-orin-a6000-cx7: topo marks the same path PXB* (one ACS rule)"
+fi
+
 echo "# $n checks, $fails failed"
 ((fails == 0))
