@@ -86,6 +86,7 @@ bench: all
 	tests/ipmi/bench-ipmi
 	tests/ipmi/bench-inband
 	tests/topod/bench-topod
+	cli/tests/bench-doctor
 	tests/vm/run-bench
 
 deb:
