@@ -11,17 +11,9 @@ L=${PCITOPO_LAYOUT:?}
 T=$root/cli/topoctl
 # shellcheck source=standins.sh
 . "$root/tests/vm/guest/standins.sh"
-n=0
-fails=0
-ok() {
-	n=$((n + 1))
-	if [[ $1 == 0 ]]; then
-		echo "ok $n - $L: doctor: $2"
-	else
-		echo "not ok $n - $L: doctor: $2"
-		fails=$((fails + 1))
-	fi
-}
+TAP_PREFIX="$L: doctor: "
+# shellcheck source=gtap.sh
+. "$root/tests/vm/guest/gtap.sh"
 # finding CHECK OBJECT [SOURCE]: the -j findings' severity for it, or "none"
 finding() {
 	"$T" ${3:+--source "$3"} -j doctor 2>/dev/null |

@@ -36,21 +36,9 @@ T=$root/cli/topoctl
 # shellcheck source=standins.sh
 . "$root/tests/vm/guest/standins.sh"
 mode=${1:?usage: check_doctor_iommu.sh translated LEGACY-ADDR | pt}
-n=0
-fails=0
-ok() {
-	n=$((n + 1))
-	if [[ $1 == 0 ]]; then
-		echo "ok $n - $L: doctor: $2"
-	else
-		echo "not ok $n - $L: doctor: $2"
-		fails=$((fails + 1))
-	fi
-}
-skip() {
-	n=$((n + 1))
-	echo "ok $n - $L: doctor: $1 # SKIP $2"
-}
+TAP_PREFIX="$L: doctor: "
+# shellcheck source=gtap.sh
+. "$root/tests/vm/guest/gtap.sh"
 # doctor [SOURCE]: the -j findings (exit 1/3 only say there are findings)
 doctor() { { "$T" ${1:+--source "$1"} -j doctor 2>/dev/null || :; }; }
 # finding CHECK OBJECT [SOURCE]: the severity of the first finding of CHECK

@@ -26,17 +26,9 @@ T=$root/cli/topoctl
 standalone=0
 if ! declare -F ok >/dev/null; then
 	standalone=1
-	n=0 fails=0
-	ok() { # ok STATUS DESCRIPTION [DETAIL-FILE]
-		n=$((n + 1))
-		if [[ $1 == 0 ]]; then
-			echo "ok $n - $L: $2"
-		else
-			echo "not ok $n - $L: $2"
-			fails=$((fails + 1))
-			[[ -n ${3:-} && -f ${3:-} ]] && head -20 "$3" | sed 's/^/#   /'
-		fi
-	}
+	TAP_PREFIX="$L: "
+	# shellcheck source=gtap.sh
+	. "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/gtap.sh"
 fi
 cs=$(mktemp -d /tmp/check_server.XXXXXX)
 

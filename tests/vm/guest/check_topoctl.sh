@@ -28,19 +28,9 @@ golden=$root/tests/vm/golden/topo-$L.txt
 # shellcheck source=standins.sh
 . "$root/tests/vm/guest/standins.sh"
 tmp=$(mktemp -d /tmp/check_topoctl.XXXXXX)
-n=0
-fails=0
-
-ok() { # ok STATUS DESCRIPTION [DETAIL-FILE]
-	n=$((n + 1))
-	if [[ $1 == 0 ]]; then
-		echo "ok $n - $L: $2"
-	else
-		echo "not ok $n - $L: $2"
-		fails=$((fails + 1))
-		[[ -n ${3:-} && -f ${3:-} ]] && head -20 "$3" | sed 's/^/#   /'
-	fi
-}
+TAP_PREFIX="$L: "
+# shellcheck source=gtap.sh
+. "$root/tests/vm/guest/gtap.sh"
 t() { "$@" >/dev/null 2>&1; echo $?; }	# exit status of a command, quietly
 gen() { cat /sys/kernel/pcitopo/generation 2>/dev/null; }
 wait_gen() { # wait_gen OLD: until the generation differs (15 s), settle
