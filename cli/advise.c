@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "ptm_cli.h"
-#include "units.h"
+#include "quantity.h"
 
 int bad_value(struct ctx *c, const char *opt, const char *val,
 	      const char *want)

@@ -17,7 +17,7 @@
 
 #include "bench.h"
 #include "ptm_cli.h"
-#include "units.h"
+#include "quantity.h"
 
 struct bench_opts {
 	struct bench_cfg cfg;

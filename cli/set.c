@@ -2,7 +2,7 @@
 /*
  * topoctl set LAYOUT [--force] [--power-cycle] [--no-wait]: ask topod to
  * switch the PCIe layout, and follow it phase by phase. (--dry-run [-j]:
- * plan.c.)
+ * dryrun.c.)
  *
  * The Phase and Finished matches are in place before SetLayout is called,
  * so no phase is missed. On a terminal each phase is a line that ends with
@@ -142,7 +142,7 @@ int do_set(struct ctx *c, int argc, char **argv)
 				   "cascade)\nTry 'topoctl set help'.");
 	if (json)
 		c->json = true;	/* an error too is JSON (errjson.c) */
-	if (dry_run || json)	/* plan.c */
+	if (dry_run || json)	/* dryrun.c */
 		return set_plan(c, layout, flags, dry_run, json, wait);
 	if (topod_connect(c, &bus))
 		return 1;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * topoctl: the commands that talk to topod over D-Bus (set.c, status.c,
- * plan.c).
+ * dryrun.c).
  */
 #ifndef PCITOPO_CLI_TOPOD_CLIENT_H
 #define PCITOPO_CLI_TOPOD_CLIENT_H
@@ -44,7 +44,7 @@ typedef int (*topod_other_fn)(sd_bus_message *m, const char *key,
 			      void *base, bool *done);
 int topod_read_dict(sd_bus_message *m, const struct topod_field *fields,
 		    size_t nfields, void *base, topod_other_fn other);
-/* plan.c: set --dry-run [-j] (PlanLayout); usage errors for -j without
+/* dryrun.c: set --dry-run [-j] (PlanLayout); usage errors for -j without
  * --dry-run and for --dry-run with --no-wait (wait false). */
 int set_plan(struct ctx *c, const char *layout, uint64_t flags, bool dry_run,
 	     bool json, bool wait);

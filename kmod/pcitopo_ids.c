@@ -13,7 +13,7 @@
 #include <linux/mutex.h>
 #include <linux/string.h>
 
-#include "pcitopo.h"
+#include "pcitopo_internal.h"
 
 static DEFINE_MUTEX(pcitopo_ids_lock);
 static struct pcitopo_id_table pcitopo_ids;

@@ -12,7 +12,7 @@
 #include <linux/moduleparam.h>
 #include <net/genetlink.h>
 
-#include "pcitopo.h"
+#include "pcitopo_internal.h"
 
 static char *extra_ids;
 module_param(extra_ids, charp, 0444);

@@ -32,7 +32,7 @@
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 
-#include "pcitopo.h"
+#include "pcitopo_internal.h"
 
 /*
  * Bus events come in bursts: removing a switch sends one DEL_DEVICE per

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * pcitopo: the "pcitopo" generic netlink family, as include/uapi/linux/
- * pcitopo.h describes it (and Documentation/netlink/specs/pcitopo.yaml).
+ * pcitopo_internal.h describes it (and Documentation/netlink/specs/pcitopo.yaml).
  *
  * Every request is validated strictly by a per-command policy; commands
  * without a policy accept no attributes. Replies are built from one
@@ -20,7 +20,7 @@
 #include <net/genetlink.h>
 #include <net/netlink.h>
 
-#include "pcitopo.h"
+#include "pcitopo_internal.h"
 
 #ifdef NL_SET_ERR_MSG_ATTR_FMT
 #define PCITOPO_ERR_ADDR(extack, attr, msg)				\

@@ -25,7 +25,7 @@
 #include <linux/slab.h>
 #include <linux/sysfs.h>
 
-#include "pcitopo.h"
+#include "pcitopo_internal.h"
 
 struct pcitopo_sdev {
 	struct kobject kobj;

@@ -14,7 +14,7 @@
 #include <linux/pci.h>
 #include <linux/topology.h>
 
-#include "pcitopo.h"
+#include "pcitopo_internal.h"
 
 struct pcitopo_walk_ctx {
 	struct ptc_node *nodes;

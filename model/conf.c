@@ -9,7 +9,7 @@
  *   pcie_eff = 0.8;
  *
  * Only the keys of params.c, each an int or a float; cpu a string (a
- * generation's name, platform.c, or "auto"). Kept apart from the
+ * generation's name, cpugen.c, or "auto"). Kept apart from the
  * platform files (daemon/platform) so that their strict parser, which
  * refuses unknown keys, stays as it is.
  *

@@ -12,7 +12,7 @@
  *               P2P forwarded by a root complex costs 1.2x the bytes on every
  *               link it uses.
  *   upi_mbs     auto: the CPU generation's socket interconnect
- *               (platform.c: NCCL's planning figures, Intel UPI and AMD
+ *               (cpugen.c: NCCL's planning figures, Intel UPI and AMD
  *               xGMI); the generation is cpu=, else cpuinfo's, else
  *               assumed from the root ports: Skylake-SP (SKL_QPI_BW 10 GB/s)
  *               up to Gen3, Ice Lake-SP (10) at Gen4, Sapphire Rapids

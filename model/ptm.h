@@ -20,11 +20,11 @@
  *   params.c    the constants, their defaults and KEY=VALUE overrides;
  *               the figures they resolve to for a machine
  *   conf.c      the override file /etc/pcitopo/model.conf (libconfig)
- *   platform.c  the CPU generations: socket interconnect and memory figures
+ *   cpugen.c    the CPU generations: socket interconnect and memory figures
  *   cpuinfo.c   reads /proc/cpuinfo (or a saved copy): vendor, family,
  *               model, packages
  *   smbios.c    reads SMBIOS type 17 (memory devices) from sysfs
- *   hw.c        a hardware description: "gen5x16" figures, or read off a
+ *   hwdesc.c    a hardware description: "gen5x16" figures, or read off a
  *               topology (switches and their GPUs)
  *   layouts.c   the three candidate topologies from a hardware description
  *   flow.c      flows over shared resources (links per direction, root
@@ -32,7 +32,7 @@
  *   eval.c      per layout: pair bandwidth per class, ring all-reduce bus
  *               bandwidth, host-to-GPU bandwidth per uplink
  *   workload.c  reference workloads and a workload's per-step cost
- *   advise.c    the ranking of the three layouts and its reason
+ *   rank.c      the ranking of the three layouts and its reason
  *   linkcheck.c trained links against what both ends support
  */
 #ifndef PCITOPO_MODEL_PTM_H
@@ -67,12 +67,12 @@ enum ptm_param_id {
 				 * the CPU generation's */
 	PTM_P_MEM_MTS,		/* memory MT/s; 0 = SMBIOS, else the CPU's */
 	PTM_P_SOCKETS,		/* sockets; 0 = cpuinfo, else NUMA nodes */
-	PTM_P_CPU,		/* CPU generation: 1 + index in platform.c's
+	PTM_P_CPU,		/* CPU generation: 1 + index in cpugen.c's
 				 * table (set by name: cpu=genoa); 0 = cpuinfo */
 	__PTM_P_COUNT,
 };
 
-/* --- CPUs and memory of the machine (cpuinfo.c, smbios.c, platform.c) ---- */
+/* --- CPUs and memory of the machine (cpuinfo.c, smbios.c, cpugen.c) ---- */
 
 enum ptm_cpu_vendor { PTM_CPU_UNKNOWN, PTM_CPU_INTEL, PTM_CPU_AMD,
 		      PTM_CPU_OTHER };
@@ -117,7 +117,7 @@ struct ptm_meminfo {
  * there is none. */
 int ptm_smbios_read(const char *dir, struct ptm_meminfo *out);
 
-/* One CPU generation (platform.c documents each figure's source). */
+/* One CPU generation (cpugen.c documents each figure's source). */
 struct ptm_cpu_gen {
 	const char *key;		/* "sapphire-rapids": cpu=KEY */
 	const char *name;		/* "Sapphire Rapids" */
@@ -208,7 +208,7 @@ struct ptm_consts {
 void ptm_consts_for(const struct ptm_params *p, unsigned int gen,
 		    struct ptm_consts *c);
 
-/* --- hardware description (hw.c) ----------------------------------------- */
+/* --- hardware description (hwdesc.c) ----------------------------------------- */
 
 struct ptm_hw {
 	struct ptc_link gpu;		/* GPU LnkCap */
@@ -391,7 +391,7 @@ int ptm_cost(const struct ptc_topo *t, const struct ptm_eval *e,
 	     unsigned int cpus, const struct ptm_workload *w,
 	     struct ptm_cost *out);
 
-/* --- advice (advise.c) --------------------------------------------------- */
+/* --- advice (rank.c) --------------------------------------------------- */
 
 #define PTM_NLAYOUTS	3	/* balance, common, cascade */
 

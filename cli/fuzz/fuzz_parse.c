@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "ptc.h"
-#include "synth.h"
+#include "synthtopo.h"
 #include "topoctl.h"
 
 #define MAX_WORDS	32

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * topoctl's printers and name parsers on synthetic topologies of the three
- * layouts (synth.c): golden text files (tests/golden/, regenerate with
+ * layouts (synthtopo.c): golden text files (tests/golden/, regenerate with
  * UPDATE_GOLDEN=1 after checking the diff), JSON that json-c parses back with
  * the expected content, and the device name grammar.
  *
@@ -14,8 +14,8 @@
 #include <string.h>
 
 #include "ptc.h"
-#include "synth.h"
-#include "tap.h"
+#include "synthtopo.h"
+#include "tap.h"	/* tests/unit/tap.h */
 #include "topoctl.h"
 
 #define GOLDEN	"tests/golden/"
@@ -182,13 +182,13 @@ static void golden(const char *name, const char *got)
 	}
 	exp = slurp(path);
 	if (!exp) {
-		ok(0, "golden %s (missing; UPDATE_GOLDEN=1 writes it)", name);
+		tap_ok(0, "golden %s (missing; UPDATE_GOLDEN=1 writes it)", name);
 		return;
 	}
 	for (i = 0; exp[i] && exp[i] == got[i]; i++)
 		if (exp[i] == '\n')
 			line++;
-	if (!ok(!exp[i] && !got[i], "golden %s", name))
+	if (!tap_ok(!exp[i] && !got[i], "golden %s", name))
 		printf("# first difference at line %d\n", line);
 	free(exp);
 }
@@ -225,7 +225,7 @@ static void test_layout(enum synth_layout l)
 	size_t i;
 	char *s;
 
-	if (!ok(!synth_build(&t, l), "%s: synthetic topology built", ln))
+	if (!tap_ok(!synth_build(&t, l), "%s: synthetic topology built", ln))
 		return;
 	for (i = 0; i < N_PRINTERS; i++) {
 		/* per-device views only for balance, whose names they use */
@@ -238,7 +238,7 @@ static void test_layout(enum synth_layout l)
 		free(s);
 		s = capture(printers[i].fn, &t, true);
 		o = parse_json(s);
-		ok(o != NULL, "%s: %s -j is valid JSON", ln, printers[i].name);
+		tap_ok(o != NULL, "%s: %s -j is valid JSON", ln, printers[i].name);
 		json_object_put(o);
 		free(s);
 	}
@@ -248,7 +248,7 @@ static void test_layout(enum synth_layout l)
 		golden(name, s);
 		if (i == 0) {
 			o = parse_json(s);
-			ok(o && jstr(o, "paths.0.class") &&
+			tap_ok(o && jstr(o, "paths.0.class") &&
 			   json_object_array_length(json_object_object_get(o, "devices")) ==
 			   t.n_devices, "%s: export json parses, has every device", ln);
 			json_object_put(o);
@@ -281,7 +281,7 @@ static void test_layout(enum synth_layout l)
 					       p->common, p->bottleneck_bw);
 			}
 		}
-		ok(!r && !bad, "%s: core's ptc_path agrees on all %zu paths (%zu differ)",
+		tap_ok(!r && !bad, "%s: core's ptc_path agrees on all %zu paths (%zu differ)",
 		   ln, t.n_paths, bad);
 		derive_close(&pt);
 	}
@@ -295,27 +295,27 @@ static void test_layout(enum synth_layout l)
 		const char *nic1 = jstr(o, "devices.9.name");
 		const char *unk = jstr(o, "devices.9.paths.GPU0.flags.0");
 
-		ok(g0g1 && !strcmp(g0g1, "PIX"), "balance: JSON GPU0-GPU1 is PIX");
-		ok(g0g4 && !strcmp(g0g4, "SYS"), "balance: JSON GPU0-GPU4 is SYS");
-		ok(nic1 && !strcmp(nic1, "NIC1"), "balance: JSON row 9 is NIC1");
-		ok(unk && !strcmp(unk, "numa-unknown"),
+		tap_ok(g0g1 && !strcmp(g0g1, "PIX"), "balance: JSON GPU0-GPU1 is PIX");
+		tap_ok(g0g4 && !strcmp(g0g4, "SYS"), "balance: JSON GPU0-GPU4 is SYS");
+		tap_ok(nic1 && !strcmp(nic1, "NIC1"), "balance: JSON row 9 is NIC1");
+		tap_ok(unk && !strcmp(unk, "numa-unknown"),
 		   "balance: JSON NIC1-GPU0 flagged numa-unknown");
-		ok(jstr(o, "devices.9.numa_affinity") == NULL,
+		tap_ok(jstr(o, "devices.9.numa_affinity") == NULL,
 		   "balance: JSON NIC1 numa_affinity is null");
-		ok(jstr(o, "devices.0.cpu_affinity") &&
+		tap_ok(jstr(o, "devices.0.cpu_affinity") &&
 		   !strcmp(jstr(o, "devices.0.cpu_affinity"), "0-31,64-95"),
 		   "balance: JSON GPU0 cpu_affinity from sysfs cpulist");
 	} else if (l == SY_CASCADE) {
 		const char *a = jstr(o, "devices.0.paths.GPU4.class");
 		const char *r = jstr(o, "devices.7.paths.GPU4.flags.0");
 
-		ok(a && !strcmp(a, "PXB"), "cascade: JSON GPU0-GPU4 is PXB");
-		ok(r && !strcmp(r, "acs-redirect"),
+		tap_ok(a && !strcmp(a, "PXB"), "cascade: JSON GPU0-GPU4 is PXB");
+		tap_ok(r && !strcmp(r, "acs-redirect"),
 		   "cascade: JSON GPU7-GPU4 flagged acs-redirect");
 	} else {
 		const char *a = jstr(o, "devices.0.paths.GPU4.class");
 
-		ok(a && !strcmp(a, "PHB"), "common: JSON GPU0-GPU4 is PHB");
+		tap_ok(a && !strcmp(a, "PHB"), "common: JSON GPU0-GPU4 is PHB");
 	}
 	json_object_put(o);
 	free(s);
@@ -362,7 +362,7 @@ static void test_names(void)
 		return;
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		r = resolve_dev(&t, cases[i].arg, &d);
-		ok(r == cases[i].err &&
+		tap_ok(r == cases[i].err &&
 		   (!cases[i].addr || (d && !strcmp(d->addr, cases[i].addr))),
 		   "resolve_dev(\"%s\") = %d%s%s", cases[i].arg, cases[i].err,
 		   cases[i].addr ? " " : "", cases[i].addr ? cases[i].addr : "");
@@ -376,7 +376,7 @@ static void test_names(void)
 	u.n_paths = 0;
 	pt_topology_sort(&u);
 	r = resolve_dev(&u, "GPU5", &d);
-	ok(!r && !strcmp(d->addr, "0000:84:00.0"),
+	tap_ok(!r && !strcmp(d->addr, "0000:84:00.0"),
 	   "GPU5 is the sixth GPU in bus order after sorting a reversed dump");
 	free(u.devices);
 	pt_topology_free(&t);
@@ -384,18 +384,18 @@ static void test_names(void)
 	{
 		unsigned int v = 0, dv = 0;
 
-		ok(!parse_id("10de:2330", &v, &dv) && v == 0x10de && dv == 0x2330,
+		tap_ok(!parse_id("10de:2330", &v, &dv) && v == 0x10de && dv == 0x2330,
 		   "parse_id 10de:2330");
-		ok(!parse_id("1AF4:1050", &v, &dv) && v == 0x1af4 && dv == 0x1050,
+		tap_ok(!parse_id("1AF4:1050", &v, &dv) && v == 0x1af4 && dv == 0x1050,
 		   "parse_id upper case");
-		ok(parse_id("10de", &v, &dv) == -EINVAL, "parse_id rejects 10de");
-		ok(parse_id("10de:233", &v, &dv) == -EINVAL,
+		tap_ok(parse_id("10de", &v, &dv) == -EINVAL, "parse_id rejects 10de");
+		tap_ok(parse_id("10de:233", &v, &dv) == -EINVAL,
 		   "parse_id rejects 3 device digits");
-		ok(parse_id("0x10:2330", &v, &dv) == -EINVAL, "parse_id rejects 0x");
-		ok(parse_id("10de:2330x", &v, &dv) == -EINVAL,
+		tap_ok(parse_id("0x10:2330", &v, &dv) == -EINVAL, "parse_id rejects 0x");
+		tap_ok(parse_id("10de:2330x", &v, &dv) == -EINVAL,
 		   "parse_id rejects trailing text");
 	}
-	ok(parse_kind("gpu") == PCITOPO_KIND_GPU && parse_kind("NIC") ==
+	tap_ok(parse_kind("gpu") == PCITOPO_KIND_GPU && parse_kind("NIC") ==
 	   PCITOPO_KIND_NIC && parse_kind("nvme") == PCITOPO_KIND_NVME &&
 	   parse_kind("port") == -EINVAL, "parse_kind gpu/nic/nvme only");
 }
@@ -419,26 +419,26 @@ static void test_nic_names(void)
 	n1 = (struct pt_device *)pt_topology_find(&t, "0000:87:00.0");
 	snprintf(n0->rdma, sizeof(n0->rdma), "mlx5_10");
 	snprintf(n1->rdma, sizeof(n1->rdma), "mlx5_2");
-	ok(!resolve_dev(&t, "NIC0", &d) && d == n1,
+	tap_ok(!resolve_dev(&t, "NIC0", &d) && d == n1,
 	   "NIC0 is mlx5_2 (RDMA name order, digits as numbers), not the first in bus order");
 	txt = topo_text(&t, false);
-	ok(strstr(txt, "  NIC0: mlx5_2 (0000:87:00.0)\n") &&
+	tap_ok(strstr(txt, "  NIC0: mlx5_2 (0000:87:00.0)\n") &&
 	   strstr(txt, "  NIC1: mlx5_10 (0000:27:00.0)\n"),
 	   "topo: NIC legend names the RDMA device beside its address");
 	free(txt);
 
 	n1->rdma[0] = '\0';		/* a plain Ethernet port */
 	snprintf(n1->netdev, sizeof(n1->netdev), "eno1");
-	ok(!resolve_dev(&t, "NIC0", &d) && d == n0 &&
+	tap_ok(!resolve_dev(&t, "NIC0", &d) && d == n0 &&
 	   !resolve_dev(&t, "NIC1", &d) && d == n1,
 	   "a plain NIC is named after the RDMA ones");
 	txt = topo_text(&t, false);
-	ok(strstr(txt, "\tNIC0\tCPU Affinity") && !strstr(txt, "NIC1") &&
+	tap_ok(strstr(txt, "\tNIC0\tCPU Affinity") && !strstr(txt, "NIC1") &&
 	   !strstr(txt, "0000:87:00.0"),
 	   "topo: the plain NIC has no row, column or legend line");
 	free(txt);
 	txt = topo_text(&t, true);
-	ok(strstr(txt, "\tNIC0\tNIC1\tCPU Affinity") &&
+	tap_ok(strstr(txt, "\tNIC0\tNIC1\tCPU Affinity") &&
 	   strstr(txt, "  NIC1: eno1 (0000:87:00.0, no RDMA)\n"),
 	   "topo --all-nics: the plain NIC too, named by its netdev");
 	free(txt);
@@ -459,12 +459,12 @@ static void test_match(void)
 		{ "de", nop, NULL }, { NULL, NULL, NULL },
 	};
 
-	ok(match_cmd(t, "l") == 0 && match_cmd(t, "sh") == 1,
+	tap_ok(match_cmd(t, "l") == 0 && match_cmd(t, "sh") == 1,
 	   "match_cmd: unique prefixes");
-	ok(match_cmd(t, "dev") == 2 && match_cmd(t, "de") == 4,
+	tap_ok(match_cmd(t, "dev") == 2 && match_cmd(t, "de") == 4,
 	   "match_cmd: an exact name wins over longer names");
-	ok(match_cmd(t, "d") == -2, "match_cmd: 'd' is ambiguous");
-	ok(match_cmd(t, "x") == -1 && match_cmd(t, "") == -1 &&
+	tap_ok(match_cmd(t, "d") == -2, "match_cmd: 'd' is ambiguous");
+	tap_ok(match_cmd(t, "x") == -1 && match_cmd(t, "") == -1 &&
 	   match_cmd(t, "listx") == -1, "match_cmd: unknown words");
 }
 
@@ -473,14 +473,14 @@ static void test_fmt(void)
 	char b[64];
 
 	fmt_speed(b, sizeof(b), 2500);
-	ok(!strcmp(b, "2.5GT/s"), "fmt_speed 2500 -> 2.5GT/s");
+	tap_ok(!strcmp(b, "2.5GT/s"), "fmt_speed 2500 -> 2.5GT/s");
 	fmt_speed(b, sizeof(b), 64000);
-	ok(!strcmp(b, "64GT/s"), "fmt_speed 64000 -> 64GT/s");
+	tap_ok(!strcmp(b, "64GT/s"), "fmt_speed 64000 -> 64GT/s");
 	fmt_bw(b, sizeof(b), 63015);
-	ok(!strcmp(b, "63.0 GB/s"), "fmt_bw 63015 -> 63.0 GB/s");
+	tap_ok(!strcmp(b, "63.0 GB/s"), "fmt_bw 63015 -> 63.0 GB/s");
 	fmt_path_flags(b, sizeof(b), PCITOPO_PATH_F_ACS_REDIRECT |
 		       PCITOPO_PATH_F_WIDTH_DOWN);
-	ok(!strcmp(b, "acs-redirect,downtrained-width"), "fmt_path_flags");
+	tap_ok(!strcmp(b, "acs-redirect,downtrained-width"), "fmt_path_flags");
 }
 
 /* Label values of the Prometheus export: the format's three escapes, and
@@ -491,15 +491,15 @@ static void test_prom_escape(void)
 	struct pt_topology t;
 	char *s;
 
-	if (!ok(!synth_build(&t, SY_BALANCE), "prometheus: topology built"))
+	if (!tap_ok(!synth_build(&t, SY_BALANCE), "prometheus: topology built"))
 		return;
 	snprintf(t.summary.reason, sizeof(t.summary.reason),
 		 "a \"b\" c\\d\ne\tf\xff");
 	s = capture(p_export_prom, &t, false);
-	ok(s && strstr(s, "pcitopo_layout_info{layout=\"balance\","
+	tap_ok(s && strstr(s, "pcitopo_layout_info{layout=\"balance\","
 		       "reason=\"a \\\"b\\\" c\\\\d\\ne?f?\"} 1\n"),
 	   "prometheus: reason label escaped (\\, \\\", \\n; tab and 0xff as ?)");
-	ok(s && !strstr(s, "\t") && !strstr(s, "\xff"),
+	tap_ok(s && !strstr(s, "\t") && !strstr(s, "\xff"),
 	   "prometheus: no raw control or non-ASCII byte in the output");
 	free(s);
 	pt_topology_free(&t);
@@ -522,7 +522,7 @@ static void test_events(void)
 	c.out = open_memstream(&buf, &len);
 	print_event(&c, &ev);
 	fclose(c.out);
-	ok(!strcmp(buf, "[9] link-change 0000:24:00.0 endpoint gpu link 2.5GT/s x16 max 32GT/s x16 flags speed-low\n"),
+	tap_ok(!strcmp(buf, "[9] link-change 0000:24:00.0 endpoint gpu link 2.5GT/s x16 max 32GT/s x16 flags speed-low\n"),
 	   "monitor text: link-change line");
 	free(buf);
 
@@ -541,12 +541,12 @@ static void test_events(void)
 
 		for (q = buf; *q; q++)
 			lines += *q == '\n';
-		ok(lines == 2, "monitor -j: one line per event (2 events, %d lines)",
+		tap_ok(lines == 2, "monitor -j: one line per event (2 events, %d lines)",
 		   lines);
 	}
 	*strchr(buf, '\n') = '\0';
 	o = parse_json(buf);
-	ok(o && jstr(o, "event") && !strcmp(jstr(o, "event"), "layout-change") &&
+	tap_ok(o && jstr(o, "event") && !strcmp(jstr(o, "event"), "layout-change") &&
 	   jstr(o, "summary.layout") && !strcmp(jstr(o, "summary.layout"), "balance"),
 	   "monitor -j: layout-change object");
 	json_object_put(o);
@@ -598,11 +598,11 @@ static void test_diff(void)
 				 "(FILE was taken in another layout)\n",
 				 synth_layout_names[m], synth_layout_names[l]);
 			if (l == m)
-				ok(rc == 0 && s && !strcmp(s, "no differences\n"),
+				tap_ok(rc == 0 && s && !strcmp(s, "no differences\n"),
 				   "diff: %s export against itself: no differences (exit %d)",
 				   synth_layout_names[l], rc);
 			else
-				ok(rc == 1 && s && !strncmp(s, want, strlen(want)),
+				tap_ok(rc == 1 && s && !strncmp(s, want, strlen(want)),
 				   "diff: %s export against %s: the layout first (exit %d)",
 				   synth_layout_names[m], synth_layout_names[l], rc);
 			free(s);
@@ -621,7 +621,7 @@ static void test_diff(void)
 	((struct pt_device *)by(&x, "GPU1"))->link_speed = 32000;
 	x.paths[0].bottleneck_bw /= 3;
 	s = diff_capture(&t[SY_BALANCE], &x, false, &rc);
-	if (!ok(rc == 1 && s && !strcmp(s,
+	if (!tap_ok(rc == 1 && s && !strcmp(s,
 		"~ GPU6 0000:85:00.0: link max width x16 -> x8\n"
 		"~ GPU6 0000:85:00.0: link downtrained-width yes -> no\n"
 		"2 differences\n"),
@@ -636,7 +636,7 @@ static void test_diff(void)
 		const char *w = jstr(o, "differences.0.was");
 		const char *n = jstr(o, "differences.1.now");
 
-		ok(rc == 1 && o && !strcmp(jstr(o, "same"), "false") &&
+		tap_ok(rc == 1 && o && !strcmp(jstr(o, "same"), "false") &&
 		   f && !strcmp(f, "link.max_width") && w && !strcmp(w, "16") &&
 		   n && !strcmp(n, "false") && !jstr(o, "differences.2"),
 		   "diff -j: balance GPU6 link.max_width 16, downtrained_width now false");

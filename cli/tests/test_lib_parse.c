@@ -18,7 +18,7 @@
 #include "attr.h"
 #include "nl.h"
 #include "rdma.h"
-#include "tap.h"
+#include "tap.h"	/* tests/unit/tap.h */
 
 static struct nl_msg *msg(uint8_t cmd)
 {
@@ -49,34 +49,34 @@ static void test_device(void)
 	nla_put_u16(m, PCITOPO_A_DEV_ACS_CTRL, 0x000c);
 	nla_put_u32(m, PCITOPO_A_MAX + 5, 7);	/* a newer attribute: ignored */
 	r = pt_parse_device(nlmsg_hdr(m), &d);
-	ok(!r, "device: parses (r=%d)", r);
-	ok(!strcmp(d.addr, "0000:23:00.0") && !strcmp(d.parent, "0000:22:00.0") &&
+	tap_ok(!r, "device: parses (r=%d)", r);
+	tap_ok(!strcmp(d.addr, "0000:23:00.0") && !strcmp(d.parent, "0000:22:00.0") &&
 	   d.role == PCITOPO_ROLE_ENDPOINT && d.kind == PCITOPO_KIND_GPU &&
 	   d.vendor == 0x10de && d.class_code == 0x030200 &&
 	   d.generation == 42, "device: identity fields");
-	ok(d.numa_node == 1 && d.link_speed == 32000 && d.link_width == 16,
+	tap_ok(d.numa_node == 1 && d.link_speed == 32000 && d.link_width == 16,
 	   "device: numa and link");
-	ok(pt_has(&d, PCITOPO_A_DEV_PARENT) && !pt_has(&d, PCITOPO_A_DEV_SWITCH) &&
+	tap_ok(pt_has(&d, PCITOPO_A_DEV_PARENT) && !pt_has(&d, PCITOPO_A_DEV_SWITCH) &&
 	   !pt_has(&d, PCITOPO_A_DEV_SLOT) && d.sw[0] == '\0',
 	   "device: presence flags of optional attributes");
 	/* the one ACS rule (core/ptc_acs.c): only a downstream-facing port
 	 * redirects, and only with bits its ACS capability implements */
-	ok(pt_has(&d, PCITOPO_A_DEV_ACS_CTRL) && d.acs_ctrl == 0x000c &&
+	tap_ok(pt_has(&d, PCITOPO_A_DEV_ACS_CTRL) && d.acs_ctrl == 0x000c &&
 	   !pt_device_acs_redirect(&d),
 	   "device: ACS control parsed; RR|CR on an endpoint redirects nothing");
 	d.role = PCITOPO_ROLE_ROOT_PORT;
 	d.acs_cap = 0x001f;
-	ok(pt_device_acs_redirect(&d),
+	tap_ok(pt_device_acs_redirect(&d),
 	   "device: RR|CR on a root port that implements them is a redirect");
 	d.acs_cap = 0x0003;
-	ok(!pt_device_acs_redirect(&d),
+	tap_ok(!pt_device_acs_redirect(&d),
 	   "device: RR|CR set but not implemented (cap 0x0003) is no redirect");
 	nlmsg_free(m);
 
 	m = msg(PCITOPO_CMD_GET_DEVICE);
 	nla_put_string(m, PCITOPO_A_DEV_ADDR, "0000:80:01.0");
 	r = pt_parse_device(nlmsg_hdr(m), &d);
-	ok(!r && d.numa_node == -1 && !pt_has(&d, PCITOPO_A_DEV_NUMA_NODE),
+	tap_ok(!r && d.numa_node == -1 && !pt_has(&d, PCITOPO_A_DEV_NUMA_NODE),
 	   "device: absent NUMA node reads as -1");
 	nlmsg_free(m);
 }
@@ -92,45 +92,45 @@ static void test_malformed(void)
 
 	m = msg(PCITOPO_CMD_GET_DEVICE);
 	nla_put_u8(m, PCITOPO_A_DEV_ROLE, 1);
-	ok(pt_parse_device(nlmsg_hdr(m), &d) == -EBADMSG,
+	tap_ok(pt_parse_device(nlmsg_hdr(m), &d) == -EBADMSG,
 	   "device without DEV_ADDR refused");
 	nlmsg_free(m);
 
 	m = msg(PCITOPO_CMD_GET_DEVICE);
 	nla_put_string(m, PCITOPO_A_DEV_ADDR, long_addr);
-	ok(pt_parse_device(nlmsg_hdr(m), &d) == -EBADMSG,
+	tap_ok(pt_parse_device(nlmsg_hdr(m), &d) == -EBADMSG,
 	   "DEV_ADDR longer than PCITOPO_ADDR_LEN refused");
 	nlmsg_free(m);
 
 	m = msg(PCITOPO_CMD_GET_DEVICE);
 	nla_put(m, PCITOPO_A_DEV_ADDR, 4, "0000");	/* no NUL */
-	ok(pt_parse_device(nlmsg_hdr(m), &d) == -EBADMSG,
+	tap_ok(pt_parse_device(nlmsg_hdr(m), &d) == -EBADMSG,
 	   "unterminated DEV_ADDR refused");
 	nlmsg_free(m);
 
 	m = msg(PCITOPO_CMD_GET_DEVICE);
 	nla_put_string(m, PCITOPO_A_DEV_ADDR, "0000:23:00.0");
 	nla_put_u8(m, PCITOPO_A_DEV_LINK_SPEED, 5);	/* u32 expected */
-	ok(pt_parse_device(nlmsg_hdr(m), &d) == -EBADMSG,
+	tap_ok(pt_parse_device(nlmsg_hdr(m), &d) == -EBADMSG,
 	   "LINK_SPEED of 1 byte refused");
 	nlmsg_free(m);
 
 	m = msg(PCITOPO_CMD_GET_DEVICE);
 	nla_put_string(m, PCITOPO_A_DEV_ADDR, "0000:23:00.0");
 	nla_put_u32(m, PCITOPO_A_DEV_ROLE, 5);	/* u8 expected */
-	ok(pt_parse_device(nlmsg_hdr(m), &d) == -EBADMSG,
+	tap_ok(pt_parse_device(nlmsg_hdr(m), &d) == -EBADMSG,
 	   "ROLE of 4 bytes refused");
 	nlmsg_free(m);
 
 	m = msg(PCITOPO_CMD_GET_PATH);
 	nla_put_string(m, PCITOPO_A_PATH_A, "0000:23:00.0");
-	ok(pt_parse_path(nlmsg_hdr(m), &p) == -EBADMSG,
+	tap_ok(pt_parse_path(nlmsg_hdr(m), &p) == -EBADMSG,
 	   "path without PATH_B refused");
 	nlmsg_free(m);
 
 	m = msg(PCITOPO_CMD_GET_SUMMARY);
 	nla_put_u8(m, PCITOPO_A_LAYOUT, 1);
-	ok(pt_parse_summary(nlmsg_hdr(m), &s) == -EBADMSG,
+	tap_ok(pt_parse_summary(nlmsg_hdr(m), &s) == -EBADMSG,
 	   "summary without GENERATION refused");
 	nlmsg_free(m);
 
@@ -144,7 +144,7 @@ static void test_malformed(void)
 		reason[sizeof(reason) - 1] = '\0';
 		nla_put_string(m, PCITOPO_A_LAYOUT_REASON, reason);
 	}
-	ok(pt_parse_summary(nlmsg_hdr(m), &s) == -EBADMSG,
+	tap_ok(pt_parse_summary(nlmsg_hdr(m), &s) == -EBADMSG,
 	   "LAYOUT_REASON longer than PCITOPO_REASON_LEN refused");
 	nlmsg_free(m);
 }
@@ -166,7 +166,7 @@ static void test_path_summary_event(void)
 	nla_put_string(m, PCITOPO_A_PATH_BOTTLENECK, "0000:21:00.0");
 	nla_put_u32(m, PCITOPO_A_PATH_BOTTLENECK_BW, 31507);
 	nla_put_u32(m, PCITOPO_A_PATH_FLAGS, PCITOPO_PATH_F_NUMA_UNKNOWN);
-	ok(!pt_parse_path(nlmsg_hdr(m), &p) && p.path_class == PCITOPO_PATH_SYS &&
+	tap_ok(!pt_parse_path(nlmsg_hdr(m), &p) && p.path_class == PCITOPO_PATH_SYS &&
 	   p.hops == 6 && p.common[0] == '\0' && p.bottleneck_bw == 31507 &&
 	   !strcmp(p.b, "0000:83:00.0") && p.generation == 7 &&
 	   p.flags == PCITOPO_PATH_F_NUMA_UNKNOWN, "path: every field");
@@ -177,7 +177,7 @@ static void test_path_summary_event(void)
 	nla_put_u8(m, PCITOPO_A_LAYOUT, PCITOPO_LAYOUT_CASCADE);
 	nla_put_string(m, PCITOPO_A_LAYOUT_REASON, "8 GPUs under 1 root port");
 	nla_put_u32(m, PCITOPO_A_COUNT_GPUS, 8);
-	ok(!pt_parse_summary(nlmsg_hdr(m), &s) && s.generation == 9 &&
+	tap_ok(!pt_parse_summary(nlmsg_hdr(m), &s) && s.generation == 9 &&
 	   s.layout == PCITOPO_LAYOUT_CASCADE && s.count_gpus == 8 &&
 	   !strcmp(s.reason, "8 GPUs under 1 root port"), "summary: fields");
 	nlmsg_free(m);
@@ -185,7 +185,7 @@ static void test_path_summary_event(void)
 	m = msg(PCITOPO_CMD_LAYOUT_CHANGE_NTF);
 	nla_put_u64(m, PCITOPO_A_GENERATION, 10);
 	nla_put_u8(m, PCITOPO_A_LAYOUT, PCITOPO_LAYOUT_COMMON);
-	ok(!pt_parse_event(nlmsg_hdr(m), &ev) &&
+	tap_ok(!pt_parse_event(nlmsg_hdr(m), &ev) &&
 	   ev.type == PCITOPO_CMD_LAYOUT_CHANGE_NTF && ev.generation == 10 &&
 	   ev.summary.layout == PCITOPO_LAYOUT_COMMON, "event: layout change");
 	nlmsg_free(m);
@@ -193,7 +193,7 @@ static void test_path_summary_event(void)
 	m = msg(PCITOPO_CMD_DEVICE_DEL_NTF);
 	nla_put_u64(m, PCITOPO_A_GENERATION, 11);
 	nla_put_string(m, PCITOPO_A_DEV_ADDR, "0000:23:00.0");
-	ok(!pt_parse_event(nlmsg_hdr(m), &ev) &&
+	tap_ok(!pt_parse_event(nlmsg_hdr(m), &ev) &&
 	   ev.type == PCITOPO_CMD_DEVICE_DEL_NTF && ev.generation == 11 &&
 	   !strcmp(ev.device.addr, "0000:23:00.0"), "event: device del");
 	nlmsg_free(m);
@@ -201,14 +201,14 @@ static void test_path_summary_event(void)
 	m = msg(PCITOPO_CMD_GET_SUMMARY);
 	nla_put_u64(m, PCITOPO_A_GENERATION, 11);
 	nla_put_u8(m, PCITOPO_A_LAYOUT, 1);
-	ok(pt_parse_event(nlmsg_hdr(m), &ev) == -EOPNOTSUPP,
+	tap_ok(pt_parse_event(nlmsg_hdr(m), &ev) == -EOPNOTSUPP,
 	   "event: a reply is not an event");
 	nlmsg_free(m);
 
 	m = msg(PCITOPO_CMD_GET_ID);
 	nla_put_u16(m, PCITOPO_A_ID_VENDOR, 0x1af4);
 	nla_put_u16(m, PCITOPO_A_ID_DEVICE, 0x1050);
-	ok(!pt_parse_id(nlmsg_hdr(m), &id) && id.vendor == 0x1af4 &&
+	tap_ok(!pt_parse_id(nlmsg_hdr(m), &id) && id.vendor == 0x1af4 &&
 	   id.device == 0x1050 && id.kind == PCITOPO_KIND_GPU,
 	   "id: kind defaults to gpu");
 	nlmsg_free(m);
@@ -237,16 +237,16 @@ static void test_model(void)
 	pt_topology_sort(&t);
 	for (i = 0; i < sizeof(order) / sizeof(order[0]) - 2; i++)
 		sorted &= !strcmp(t.devices[i].addr, order[i]);
-	ok(!r && t.n_devices == 47 && sorted &&
+	tap_ok(!r && t.n_devices == 47 && sorted &&
 	   !strcmp(t.devices[46].addr, "10000:00:00.0"),
 	   "model: PCI bus order (host bridge first, domain beats bus)");
-	ok(pt_topology_find(&t, "0000:a0:1f.7") &&
+	tap_ok(pt_topology_find(&t, "0000:a0:1f.7") &&
 	   !pt_topology_find(&t, "0000:a0:1f.6"), "model: find by address");
-	ok(pt_addr_key("0000:20:20.0", &k) == -EINVAL &&
+	tap_ok(pt_addr_key("0000:20:20.0", &k) == -EINVAL &&
 	   pt_addr_key("0000:20:1f.8", &k) == -EINVAL &&
 	   pt_addr_key("junk", &k) == -EINVAL, "model: bad addresses rejected");
 	pt_topology_free(&t);
-	ok(t.devices == NULL && t.n_devices == 0, "model: free zeroes");
+	tap_ok(t.devices == NULL && t.n_devices == 0, "model: free zeroes");
 }
 
 static void test_nl(void)
@@ -256,17 +256,17 @@ static void test_nl(void)
 
 	r = pt_nl_open(&h);
 	if (r != -ENOENT && r != 0) {
-		ok(1, "# SKIP generic netlink unavailable here (%d)", r);
+		tap_ok(1, "# SKIP generic netlink unavailable here (%d)", r);
 		return;
 	}
 	if (!r) {
 		printf("# pcitopo is loaded here; module-absent checks skipped\n");
 		pt_nl_close(h);
 	} else {
-		ok(r == -ENOENT && !h, "pt_nl_open: -ENOENT without the module");
+		tap_ok(r == -ENOENT && !h, "pt_nl_open: -ENOENT without the module");
 	}
 	r = pt_nl_open_family("nlctrl", 1, &h);
-	ok(!r && h && pt_nl_version(h) >= 1,
+	tap_ok(!r && h && pt_nl_version(h) >= 1,
 	   "pt_nl_open_family(nlctrl) resolves a real family");
 	pt_nl_close(h);
 	h = NULL;
@@ -284,26 +284,26 @@ static void test_nl(void)
 		struct pt_path p;
 
 		r = pt_nl_get_summary(h, &s);
-		ok(r == -EOPNOTSUPP, "kernel error keeps its errno (%d)", r);
+		tap_ok(r == -EOPNOTSUPP, "kernel error keeps its errno (%d)", r);
 		r = pt_nl_dump_paths(h, NULL, &t);
-		ok(r == -EBADMSG && t.n_paths == 0,
+		tap_ok(r == -EBADMSG && t.n_paths == 0,
 		   "dump of replies that fail the policy: -EBADMSG (%d)", r);
 		r = pt_nl_get_path(h, "0000:00:00.0", "0000:00:01.0", &p);
-		ok(r == -EINVAL, "next request on the handle gets its own answer (%d)",
+		tap_ok(r == -EINVAL, "next request on the handle gets its own answer (%d)",
 		   r);
 		r = pt_nl_get_summary(h, &s);
-		ok(r == -EOPNOTSUPP, "and the next (%d)", r);
+		tap_ok(r == -EOPNOTSUPP, "and the next (%d)", r);
 		r = pt_nl_get_path(h, "0000:00:00.0-too-long-for-an-address",
 				   "0000:00:01.0", &p);
-		ok(r == -EINVAL, "an over-long address is refused before sending");
+		tap_ok(r == -EINVAL, "an over-long address is refused before sending");
 		pt_topology_free(&t);
 		pt_nl_close(h);
 		h = NULL;
 	}
 	r = pt_nl_open_family("nlctrl", 200, &h);
-	ok(r == -EPROTO && !h, "pt_nl_open_family: too old a version is -EPROTO");
+	tap_ok(r == -EPROTO && !h, "pt_nl_open_family: too old a version is -EPROTO");
 	r = pt_nl_open_family("pcitopo-no-such-family", 1, &h);
-	ok(r == -ENOENT && !h, "pt_nl_open_family: a missing family is -ENOENT");
+	tap_ok(r == -ENOENT && !h, "pt_nl_open_family: a missing family is -ENOENT");
 }
 
 static void mk(const char *root, const char *path)
@@ -358,7 +358,7 @@ static void test_rdma(void)
 	size_t i;
 
 	if (!mkdtemp(root)) {
-		ok(0, "mkdtemp");
+		tap_ok(0, "mkdtemp");
 		return;
 	}
 	for (i = 0; i < 4; i++) {
@@ -396,22 +396,22 @@ static void test_rdma(void)
 	   "class/net/ens1f0np0/device");
 	mk(root, "class/net/lo");
 
-	ok(pt_rdma_join(root, &t) == 0, "pt_rdma_join on a tree");
-	ok(!strcmp(t.devices[0].rdma, "mlx5_0") && t.devices[0].rdma_hw,
+	tap_ok(pt_rdma_join(root, &t) == 0, "pt_rdma_join on a tree");
+	tap_ok(!strcmp(t.devices[0].rdma, "mlx5_0") && t.devices[0].rdma_hw,
 	   "ConnectX .0: mlx5_0 from its device link, not the rxe on its port");
-	ok(!strcmp(t.devices[1].rdma, "mlx5_1"), "ConnectX .1: mlx5_1");
-	ok(!strcmp(t.devices[2].rdma, "rxe0") && !t.devices[2].rdma_hw,
+	tap_ok(!strcmp(t.devices[1].rdma, "mlx5_1"), "ConnectX .1: mlx5_1");
+	tap_ok(!strcmp(t.devices[2].rdma, "rxe0") && !t.devices[2].rdma_hw,
 	   "plain port with Soft-RoCE: rxe0 through parent and class/net");
-	ok(!t.devices[3].rdma[0] && !t.devices[3].netdev[0],
+	tap_ok(!t.devices[3].rdma[0] && !t.devices[3].netdev[0],
 	   "a NIC with no RDMA device and no netdev: both empty");
-	ok(!strcmp(t.devices[0].netdev, "ens1f0np0") &&
+	tap_ok(!strcmp(t.devices[0].netdev, "ens1f0np0") &&
 	   !strcmp(t.devices[2].netdev, "eno1"),
 	   "netdev: the first of net/ in name order");
-	ok(pt_device_is_rdma_nic(&t.devices[2]) &&
+	tap_ok(pt_device_is_rdma_nic(&t.devices[2]) &&
 	   !pt_device_is_rdma_nic(&t.devices[3]), "pt_device_is_rdma_nic");
-	ok(pt_rdma_join("/nonexistent-pcitopo", &t) == 0 && !t.devices[0].rdma[0],
+	tap_ok(pt_rdma_join("/nonexistent-pcitopo", &t) == 0 && !t.devices[0].rdma[0],
 	   "a tree without class/infiniband: no error, names reset");
-	ok(pt_rdma_name_cmp("mlx5_2", "mlx5_10") < 0 &&
+	tap_ok(pt_rdma_name_cmp("mlx5_2", "mlx5_10") < 0 &&
 	   pt_rdma_name_cmp("mlx5_10", "mlx5_2") > 0 &&
 	   pt_rdma_name_cmp("mlx5_02", "mlx5_2") == 0 &&
 	   pt_rdma_name_cmp("mlx5_bond_0", "mlx5_0") > 0 &&
@@ -420,7 +420,7 @@ static void test_rdma(void)
 	pt_topology_free(&t);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
 	if (system(cmd))
-		ok(0, "rm -rf %s", root);
+		tap_ok(0, "rm -rf %s", root);
 }
 
 int main(void)

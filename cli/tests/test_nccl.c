@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "nccl.h"
-#include "tap.h"
+#include "tap.h"	/* tests/unit/tap.h */
 
 #define U PTC_NCCL_UNSET
 #define INTEL PTC_NCCL_CPU_INTEL
@@ -128,7 +128,7 @@ int main(void)
 		struct ptc_nccl_sys sys = { .cpu = k->cpu, .gpus = k->gpus };
 
 		ptc_nccl_gpu_pair(&sys, &k->env, k->class, &v);
-		ok(v.transport == k->transport && v.why == k->why,
+		tap_ok(v.transport == k->transport && v.why == k->why,
 		   "nccl p2p %s %s %u GPUs dis=%d lvl=%d shm=%d -> %u/%u "
 		   "(paths.cc:%s)", ptc_class_name(k->class),
 		   k->cpu == AMD ? "AMD" : "Intel", k->gpus, k->env.p2p_disable,
@@ -140,29 +140,29 @@ int main(void)
 		struct ptc_nccl_sys sys = { .cpu = INTEL, .gpus = 8, .cc = k->cc };
 
 		ptc_nccl_gpu_nic(&sys, &k->env, k->class, &v);
-		ok(v.transport == k->transport && v.read == k->read,
+		tap_ok(v.transport == k->transport && v.read == k->read,
 		   "nccl gdr %s lvl=%d read=%d c2c=%d cc=%u -> %u read %d "
 		   "(paths.cc:%s)", ptc_class_name(k->class), k->env.gdr_level,
 		   k->env.gdr_read, k->env.gdr_c2c, k->cc, v.transport, v.read,
 		   k->line);
 	}
 	for (i = 0; i < ARRAY_SIZE(levels); i++)
-		ok(ptc_nccl_level(levels[i].s) == levels[i].level,
+		tap_ok(ptc_nccl_level(levels[i].s) == levels[i].level,
 		   "nccl level \"%s\" -> %d (paths.cc:%s)", levels[i].s,
 		   levels[i].level, levels[i].line);
-	ok(ptc_nccl_level(NULL) == U, "nccl level unset -> unset");
-	ok(!strcmp(ptc_nccl_path_name(ptc_nccl_path_of(PCITOPO_PATH_NODE)), "PHB"),
+	tap_ok(ptc_nccl_level(NULL) == U, "nccl level unset -> unset");
+	tap_ok(!strcmp(ptc_nccl_path_name(ptc_nccl_path_of(PCITOPO_PATH_NODE)), "PHB"),
 	   "nvidia-smi NODE is NCCL's PHB (topo.h: CPU nodes are NUMA domains)");
 	/* the shared ACS rule, core/ptc_acs.c */
-	ok(ptc_acs_redirect(PCITOPO_ROLE_ROOT_PORT, 0x001f, 0x000c),
+	tap_ok(ptc_acs_redirect(PCITOPO_ROLE_ROOT_PORT, 0x001f, 0x000c),
 	   "acs: root port RR|CR implemented and set: redirect");
-	ok(!ptc_acs_redirect(PCITOPO_ROLE_ROOT_PORT, 0x0003, 0x000c),
+	tap_ok(!ptc_acs_redirect(PCITOPO_ROLE_ROOT_PORT, 0x0003, 0x000c),
 	   "acs: control bits the capability lacks do not count");
-	ok(ptc_acs_redirect(PCITOPO_ROLE_DOWNSTREAM, 0x0020, 0x0020),
+	tap_ok(ptc_acs_redirect(PCITOPO_ROLE_DOWNSTREAM, 0x0020, 0x0020),
 	   "acs: egress control counts");
-	ok(!ptc_acs_redirect(PCITOPO_ROLE_ENDPOINT, 0x001f, 0x000c),
+	tap_ok(!ptc_acs_redirect(PCITOPO_ROLE_ENDPOINT, 0x001f, 0x000c),
 	   "acs: an endpoint's ACS is no P2P redirect on a path");
-	ok(!ptc_acs_redirect(PCITOPO_ROLE_UPSTREAM, 0x001f, 0x000c),
+	tap_ok(!ptc_acs_redirect(PCITOPO_ROLE_UPSTREAM, 0x001f, 0x000c),
 	   "acs: a switch upstream port routes no P2P between its links");
 	return tap_done();
 }

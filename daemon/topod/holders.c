@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "hw.h"
+#include "hostside.h"
 
 #define MAX_TARGETS	16
 

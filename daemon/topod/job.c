@@ -42,7 +42,7 @@
 #include <unistd.h>
 
 #include "bmc.h"
-#include "hw.h"
+#include "hostside.h"
 #include "units.h"
 
 struct run {

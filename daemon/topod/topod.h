@@ -7,17 +7,17 @@
  * one to touch the bus objects; a switch (or the recovery of one at start)
  * runs in one worker thread (job.c), which owns its BMC session, its
  * netlink sockets and its own bus connection to systemd, and reports to the
- * main thread through a pipe of struct tmsg (main.c emits the signals).
+ * main thread through a pipe of struct tmsg (topod.c emits the signals).
  *
  * Files, one job each:
- *   main.c     options, start-up, event loop, messages from the worker
+ *   topod.c    options, start-up, event loop, messages from the worker
  *   config.c   /etc/pcitopo/topod.conf
  *   bus.c      the org.pcitopo.Topod1 vtable, properties, signals, errors
  *   polkit.c   authorization of SetLayout (and PlanLayout's question)
  *   job.c      the phases of a switch, rollback, recovery; the dry run
  *   plan.c     PlanLayout: the dry run's queue, thread and answer
  *   bmc.c      Select, status following, power cycle (libptipmi)
- *   hw.c       the module (libpcitopo): detach, rescan, wait, verify;
+ *   hostside.c the module (libpcitopo): detach, rescan, wait, verify;
  *              and a stand-in for tests without the module
  *   holders.c  which processes hold a GPU open
  *   units.c    stopping and starting systemd units over the bus
@@ -120,7 +120,7 @@ void log_set_debug(bool on);
 /* Copy src into dst[cap], truncating. */
 void tcopy(char *dst, size_t cap, const char *src);
 
-/* Worker -> main thread messages (main.c handles them). */
+/* Worker -> main thread messages (topod.c handles them). */
 enum tmsg_type {
 	TM_PHASE,	/* Phase signal */
 	TM_ACCEPT,	/* preflight finished: reply to SetLayout (err, text) */
@@ -283,7 +283,7 @@ int plan_request(struct topod *d, sd_bus_message *m, enum pcitopo_layout to,
 void plan_finished(struct topod *d, struct tjob *j);
 void plan_shutdown(struct topod *d);
 
-/* main.c */
+/* topod.c */
 int topod_start_job(struct topod *d, enum tjob_kind kind,
 		    enum pcitopo_layout to, uint64_t flags,
 		    const struct tj_job *journal);

@@ -21,8 +21,8 @@ set -uo pipefail
 here=$(dirname "$(readlink -f "$0")")
 root=$(dirname "$(dirname "$here")")
 cd "$root" || exit 1
-# shellcheck source=tests/ipmi/lib.sh
-. "$here/lib.sh"
+# shellcheck source=tests/ipmi/bmc-lan.sh
+. "$here/bmc-lan.sh"
 
 n=0 failed=0
 ok() { n=$((n + 1)); echo "ok $n - $*"; }

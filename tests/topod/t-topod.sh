@@ -16,8 +16,8 @@
 #   systemd-analyze verify of the units, udev rules, XML files.
 set -uo pipefail
 here=$(dirname "$(readlink -f "$0")")
-# shellcheck source-path=SCRIPTDIR source=lib.sh
-source "$here/lib.sh"
+# shellcheck source-path=SCRIPTDIR source=topod-host.sh
+source "$here/topod-host.sh"
 
 make -s -C "$top/daemon" topod-tests >/dev/null || { echo "not ok 1 - build topod"; exit 1; }
 make -s -C "$top/cli" >/dev/null || { echo "not ok 1 - build topoctl"; exit 1; }

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# check-udev.sh   (in the emulated server's guest: tests/vm/t-udev.sh)
+# check-udev.sh   (in the emulated server's guest: tests/vm/t-layouts.sh)
 #
 # udev/90-pcitopo.rules under the real udev (`udevadm test`, Debian's
 # systemd 252 udev, the host's, read over 9p): installed into the guest's

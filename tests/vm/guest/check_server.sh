@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # check_server.sh   (in the emulated server's guest, as root: run by
-# tests/vm/t-topoctl.sh, alone for balance4 or sourced by check_topoctl.sh)
+# tests/vm/t-layouts.sh, alone for balance4 or sourced by check_topoctl.sh)
 #
 # What every real server has, as topoctl shows it, with the sysfs source
 # (module not loaded) and with pcitopo.ko: the BMC's VGA behind its

@@ -1,11 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# In-guest checks of topoctl (run by tests/vm/t-topoctl.sh through run-guest)
+# In-guest checks of topoctl (run by tests/vm/guest/layout-checks.sh in t-layouts.sh)
 # against the layout the guest was booted in. Prints TAP, exits 1 on failure.
 #
 # What a user would check: `topoctl topo` as nvidia-smi prints it (golden
-# file per layout, tests/vm/golden/topo-LAYOUT.txt, checked by hand against
+# file per layout, tests/vm/golden/guest-topo-LAYOUT.txt, checked by hand against
 # the layout's expect section), -j output parsed by jq (layout, GPUs, path
 # classes from the layout JSON), the NCCL export read as NCCL reads it, the
 # sysfs source (libpci) giving what the module gives, a snapshot replayed
@@ -24,7 +24,7 @@ root=${PCITOPO_ROOT:?run me through tests/vm/run-guest}
 lay=${PCITOPO_LAYOUT_FILE:?}
 L=${PCITOPO_LAYOUT:?}
 T=$root/cli/topoctl
-golden=$root/tests/vm/golden/topo-$L.txt
+golden=$root/tests/vm/golden/guest-topo-$L.txt
 # shellcheck source=standins.sh
 . "$root/tests/vm/guest/standins.sh"
 tmp=$(mktemp -d /tmp/check_topoctl.XXXXXX)
@@ -90,7 +90,7 @@ ok $? "topo exits 0" "$tmp/e"
 # for a new golden file: PCITOPO_RESULTS=DIR keeps out/ (check it by hand)
 cp "$tmp/topo.txt" "${PCITOPO_OUT:-/out}/topo-$L.txt" 2>/dev/null
 diff -u "$golden" "$tmp/topo.txt" >"$tmp/d" 2>&1
-ok $? "topo matches tests/vm/golden/topo-$L.txt" "$tmp/d"
+ok $? "topo matches tests/vm/golden/guest-topo-$L.txt" "$tmp/d"
 
 "$T" -j show >"$tmp/show.json"
 jq -e --arg l "$(jq -r .expect.layout "$lay")" \

@@ -2,7 +2,7 @@
 /*
  * Synthetic pt_topology models of the three 8-GPU layouts, as pcitopo.ko
  * would report them, for the printer tests and golden files. Paths are
- * classed by the rules of `nvidia-smi topo -m` (see synth.c), independently
+ * classed by the rules of `nvidia-smi topo -m` (see synthtopo.c), independently
  * of core/, so that a printer test checks the printer only.
  */
 #ifndef PCITOPO_CLI_TESTS_SYNTH_H

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * topod: the host side of a switch (hw.h).
+ * topod: the host side of a switch (hostside.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "bmc.h"
-#include "hw.h"
+#include "hostside.h"
 #include "journal.h"
 #include "nl.h"
 

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "hw.h"
+#include "hostside.h"
 #include "topod.h"
 
 static bool exit_after_job;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * topoctl: option values of `advise` and `bench` (units.h).
+ * topoctl: option values of `advise` and `bench` (quantity.h).
  */
 #include <errno.h>
 #include <math.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "units.h"
+#include "quantity.h"
 
 int parse_size(const char *s, double *bytes)
 {

@@ -6,8 +6,8 @@
  * a flag in the state dir (so that it survives a SIGKILL of topod, as the
  * kernel's state would).
  */
-#ifndef PCITOPO_TOPOD_HW_H
-#define PCITOPO_TOPOD_HW_H
+#ifndef PCITOPO_TOPOD_HOSTSIDE_H
+#define PCITOPO_TOPOD_HOSTSIDE_H
 
 #include "topod.h"
 

@@ -3,8 +3,8 @@
  * topoctl: option values shared by `advise` and `bench`: sizes ("64M"),
  * counts, and "--name VALUE" / "--name=VALUE" matching. Nothing prints.
  */
-#ifndef PCITOPO_CLI_UNITS_H
-#define PCITOPO_CLI_UNITS_H
+#ifndef PCITOPO_CLI_QUANTITY_H
+#define PCITOPO_CLI_QUANTITY_H
 
 #include <stdbool.h>
 
@@ -35,4 +35,4 @@ bool flag_is(const char *name, const char *arg);
 /* "102.2 MB", "150.5 KB", "1.07 GB" (powers of 1000) */
 void fmt_bytes(char *buf, unsigned long len, double bytes);
 
-#endif /* PCITOPO_CLI_UNITS_H */
+#endif /* PCITOPO_CLI_QUANTITY_H */

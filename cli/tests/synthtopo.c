@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "ptc.h"
-#include "synth.h"
+#include "synthtopo.h"
 
 const char *const synth_layout_names[SY_COUNT] = { "balance", "common",
 						   "cascade" };
