@@ -116,10 +116,10 @@ POLKITRULESDIR ?= /usr/share/polkit-1/rules.d
 SYSUSERSDIR ?= /usr/lib/sysusers.d
 UDEVDIR    ?= /lib/udev
 INSTALL    ?= install
-# as kmod/Makefile: the running kernel's build dir, else the newest headers
+# as kmod/Makefile: the running kernel's build dir, else scripts/kver's headers
 KDIR       ?= $(shell d=/lib/modules/$$(uname -r)/build; \
 	if [ -d "$$d" ]; then echo "$$d"; else \
-	ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V | tail -n 1; fi)
+	$(CURDIR)/scripts/kver --dir 2>/dev/null; fi)
 
 install:
 	@for f in cli/topoctl daemon/topod/topod; do \

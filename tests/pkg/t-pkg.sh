@@ -41,8 +41,7 @@ for c in dpkg-buildpackage dh dh_dkms dkms lintian fakeroot; do
 done
 V=$(cat VERSION)
 V2=$V+1
-kver=$(find /usr/src -maxdepth 1 -name 'linux-headers-*-amd64' -printf '%f\n' | sort -V | tail -n 1)
-kver=${kver#linux-headers-}
+kver=$(scripts/kver)
 out=$top/build/pkg-test
 rm -rf "$out"
 mkdir -p "$out"
@@ -137,6 +136,34 @@ for v in "$V" "$V2"; do
 		grep -qx "./dkms_main_tree/$kver/x86_64/module/pcitopo.ko" && echo 0 || echo 1)" \
 		"dkms mktarball --binaries-only of pcitopo/$v (the guest's prebuilt module)" "$o"
 done
+
+# A second kernel's headers (the cloud flavour, scripts/setup): what DKMS's
+# kernel hook (/etc/kernel/header_postinst.d/dkms) runs when they arrive,
+# `dkms autoinstall -k KVER`, builds and installs the newest AUTOINSTALL
+# module of the tree for it. In a private mount namespace whose
+# /lib/modules/KVER is a scratch copy (its build link only), so that
+# neither the module nor depmod's files land in the host's /lib/modules.
+k2=$(find /usr/src -maxdepth 1 -name 'linux-headers-*-cloud-amd64' -printf '%f\n' | sort -V | tail -n 1)
+k2=${k2#linux-headers-}
+if [[ -z $k2 || ! -d /lib/modules/$k2 ]]; then
+	ok 1 "a second kernel's headers (linux-headers-cloud-amd64: scripts/setup)" "none in /usr/src"
+else
+	m2=$tmp/modules-$k2
+	mkdir -p "$m2"
+	cp -P /lib/modules/"$k2"/build "$m2/"
+	t0=$SECONDS
+	o=$(unshare -m --propagation private sh -c '
+		mount --bind "$1" "/lib/modules/$2" &&
+		dkms autoinstall -k "$2" --dkmstree "$3" --sourcetree "$4" &&
+		f=/lib/modules/$2/updates/dkms/pcitopo.ko &&
+		echo "$(modinfo -F version "$f") $(modinfo -F vermagic "$f" | cut -d" " -f1)" &&
+		grep -c "updates/dkms/pcitopo.ko:" "/lib/modules/$2/modules.dep"' \
+		_ "$m2" "$k2" "$out/dkms" "$tmp/src-$V2/usr/src" 2>&1)
+	ok "$([[ $(tail -n 2 <<<"$o" | tr '\n' ' ') == "$V2 $k2 1 " ]] && echo 0 || echo 1)" \
+		"headers of a second kernel ($k2): dkms autoinstall builds and installs pcitopo $V2 for it, depmod lists it ($((SECONDS - t0)) s)" "$o"
+	ok "$([[ ! -e /lib/modules/$k2/updates && ! -e /lib/modules/$k2/modules.dep ]] && echo 0 || echo 1)" \
+		"the host's /lib/modules/$k2 untouched"
+fi
 
 # --- guest ---------------------------------------------------------------------
 if [[ ${PCITOPO_PKG_GUEST:-1} == 0 ]]; then

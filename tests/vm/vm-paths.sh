@@ -2,13 +2,10 @@
 # Sourced by tests/vm scripts: where the guest kernel and initramfs live.
 # shellcheck shell=bash
 
-# Newest installed Debian kernel headers, e.g. 6.1.0-57-amd64.
+# The guest's kernel: scripts/kver's (newest generic Debian headers, e.g.
+# 6.1.0-57-amd64).
 vm_kver() {
-	local h
-	h=$(find /usr/src -maxdepth 1 -name 'linux-headers-*-amd64' -printf '%f\n' |
-		sort -V | tail -n 1)
-	[[ -n $h ]] || { echo "no /usr/src/linux-headers-*-amd64 (run scripts/setup)" >&2; return 1; }
-	echo "${h#linux-headers-}"
+	"$(dirname "$(dirname "$(dirname "${BASH_SOURCE[0]}")")")/scripts/kver"
 }
 
 # Cache base: $PCITOPO_CACHE, else $XDG_CACHE_HOME/pcitopo, else ~/.cache/pcitopo.
