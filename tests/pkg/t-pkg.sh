@@ -5,7 +5,8 @@
 # Host part: `scripts/mkdeb` builds pcitopo and pcitopo-dkms (and a second
 # set, version VERSION+1, for the upgrade); lintian has no error or warning;
 # the packages hold every file they must (dpkg-deb -c), topod.conf is a
-# conffile; VERSION, debian/changelog, topoctl -V, topod --version, dkms.conf
+# conffile; debian/copyright agrees with every SPDX line
+# (copyright-check.py); VERSION, debian/changelog, topoctl -V, topod --version, dkms.conf
 # and the MODULE_VERSION of pcitopo.ko built by DKMS from the package's
 # /usr/src tree (a private dkms tree: nothing written to /var/lib/dkms's
 # modules) agree.
@@ -69,6 +70,8 @@ o=$(lintian --pedantic -I "$out/pcitopo_${V}_amd64.changes" 2>&1 | grep -v '^run
 ok "$(grep -qE '^[EW]: ' <<<"$o" && echo 1 || echo 0)" \
 	"lintian --pedantic: no error, no warning (overrides carry their reasons)" "$o"
 ok "$([[ -z $o ]] && echo 0 || echo 1)" "lintian --pedantic -I: nothing at all" "$o"
+o=$(tests/pkg/copyright-check.py "$top" 2>&1)
+ok $? "debian/copyright names the licence of every file's SPDX line ($(tail -n 1 <<<"$o" | cut -d: -f1))" "$o"
 
 list=$(dpkg-deb -c "$deb" | awk '{print $6}' | sed 's|^\./|/|')
 for f in /usr/bin/topoctl /usr/sbin/topod /usr/libexec/pcitopo/pcitopo-boot \
