@@ -14,13 +14,14 @@ set -uo pipefail
 g=$(dirname "$(readlink -f "$0")")
 rc=0
 part() { # part NAME CMD...
-	local out st
+	local name=$1 out st
+	shift
 	out=$("$@")
 	st=$?
-	printf '%s\n' "$out"
+	[[ -n $out ]] && printf '%s\n' "$out"
 	if ((st != 0)); then
 		rc=1
-		grep -q '^not ok' <<<"$out" || echo "not ok - $PCITOPO_LAYOUT: $1 exited $st"
+		grep -q '^not ok' <<<"$out" || echo "not ok - $PCITOPO_LAYOUT: $name exited $st"
 	fi
 	# a script that died half-way may leave the module loaded
 	[[ -d /sys/module/pcitopo ]] && rmmod pcitopo 2>/dev/null
