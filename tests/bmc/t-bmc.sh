@@ -11,15 +11,8 @@ here=$(dirname "$(readlink -f "$0")")
 root=$(dirname "$(dirname "$here")")
 cd "$root" || exit 1
 
-n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-nok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $*"; }
-check() {	# check DESCRIPTION COMMAND...
-	local d=$1
-	shift
-	if "$@"; then ok "$d"; else nok "$d"; fi
-}
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+# shellcheck source=tests/tap.sh
+. "$root/tests/tap.sh"
 
 for t in ipmi_sim ipmitool python3 make cc; do
 	if ! command -v "$t" >/dev/null; then
@@ -41,7 +34,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 if ! make -s -C bmcsim >"$work/make.log" 2>&1; then
-	nok "bmcsim builds"
+	fail "bmcsim builds"
 	cat "$work/make.log" | sed 's/^/# /'
 	exit 1
 fi
@@ -78,7 +71,7 @@ expect() {	# expect DESCRIPTION WANT BYTES...
 	local d=$1 want=$2 got
 	shift 2
 	got=$(raw "$@")
-	if [[ $got == "$want" ]]; then ok "$d"; else nok "$d (got '$got', want '$want')"; fi
+	if [[ $got == "$want" ]]; then pass "$d"; else fail "$d (got '$got', want '$want')"; fi
 }
 # wait_state STATUS_CMD WANT_FIRST_BYTE SECONDS: poll until state matches.
 wait_state() {
@@ -95,10 +88,10 @@ ms() { date +%s%3N; }
 
 # ---- method switch firmware ----
 if ! start sw --method switchfw --busy-ms 1000 --layout balance --host stub; then
-	nok "start the emulated BMC (switchfw)"
+	fail "start the emulated BMC (switchfw)"
 	exit 1
 fi
-ok "start the emulated BMC (switchfw) on LAN port $PCITOPO_BMC_PORT"
+pass "start the emulated BMC (switchfw) on LAN port $PCITOPO_BMC_PORT"
 check "ipmitool mc info over LAN" bash -c '"$@" mc info | grep -q "IPMI Version"' _ "${IPMI[@]}"
 expect "switchfw: status idle, current balance, no pending" "00 01 00 00 00" 0x3c 0x11
 expect "switchfw: select common returns job id 1" "01" 0x3c 0x10 2
@@ -161,7 +154,7 @@ expect "drop: a new session works" "02 01 03 04 00" 0x3c 0x11
 t0=$(ms)
 if timeout 20 ipmitool -I lanplus -C 3 -H "$PCITOPO_BMC_HOST" -p "$PCITOPO_BMC_PORT" \
 	-U "$PCITOPO_BMC_USER" -P wrong -R 1 -N 1 raw 0x3c 0x11 >/dev/null 2>&1; then
-	nok "wrong password refused"
+	fail "wrong password refused"
 else
 	t1=$(ms)
 	check "wrong password refused within 10 s ($((t1 - t0)) ms)" test $((t1 - t0)) -lt 10000
@@ -197,7 +190,7 @@ if start sw2 --method switchfw --busy-ms 1000 --state "$work/state.sw" --host st
 	expect "restart mid-job: the interrupted job reads failed (error 1)" "03 03 01 06 01" 0x3c 0x11
 	stop sw3
 else
-	nok "restart with the same state file"
+	fail "restart with the same state file"
 fi
 
 # ---- the real host: QEMU from tests/vm through startcmd ----
@@ -227,7 +220,7 @@ elif start q --method switchfw --busy-ms 300 --layout balance --host qemu; then
 	check "power off stops QEMU" bash -c '! kill -0 "$1" 2>/dev/null' _ "${qp:-0}"
 	stop q
 else
-	nok "start the emulated BMC with a QEMU host"
+	fail "start the emulated BMC with a QEMU host"
 fi
 
 # ---- method MUX ----
@@ -239,7 +232,7 @@ cat >"$work/mux-map.json" <<'EOF2'
 EOF2
 export PCITOPO_MUX_MAP=$work/mux-map.json PCITOPO_QMP_TIMEOUT=2
 if ! start mux --method mux --busy-ms 800 --layout balance --host stub; then
-	nok "start the emulated BMC (mux)"
+	fail "start the emulated BMC (mux)"
 	exit 1
 fi
 expect "mux: status idle, current balance" "00 01 00 00 00" 0x3c 0x21

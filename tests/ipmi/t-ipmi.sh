@@ -24,21 +24,15 @@ cd "$root" || exit 1
 # shellcheck source=tests/ipmi/bmc-lan.sh
 . "$here/bmc-lan.sh"
 
-n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-nok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $*"; }
-check() { # check DESCRIPTION COMMAND...
-	local d=$1
-	shift
-	if "$@"; then ok "$d"; else nok "$d"; fi
-}
+# shellcheck source=tests/tap.sh
+. "$root/tests/tap.sh"
 # TAP of a test binary: its lines renumbered into ours.
 sub() {
 	local line st
 	while IFS= read -r line; do
 		case $line in
-		"ok "*) ok "${line#ok [0-9]* - }" ;;
-		"not ok "*) nok "${line#not ok [0-9]* - }" ;;
+		"pass "*) pass "${line#ok [0-9]* - }" ;;
+		"not pass "*) fail "${line#not ok [0-9]* - }" ;;
 		1..*) ;;
 		*) echo "$line" ;;
 		esac
@@ -54,12 +48,12 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 if ! make -s -C daemon tests >"$work/make.log" 2>&1; then
-	nok "daemon/ builds (libptipmi, libptplatform, pt-bmc, tests)"
+	fail "daemon/ builds (libptipmi, libptplatform, pt-bmc, tests)"
 	sed 's/^/# /' "$work/make.log"
 	echo "1..$n"
 	exit 1
 fi
-ok "daemon/ builds with -Wall -Wextra -Werror (plain and ASan/UBSan)"
+pass "daemon/ builds with -Wall -Wextra -Werror (plain and ASan/UBSan)"
 
 for flavour in plain san; do
 	echo "# unit tests ($flavour)"
@@ -162,7 +156,7 @@ if ((${#b[@]} >= 11)); then
 		[ "$(field 'Manufacturer ID')" = "$manuf" ] && [ "$(field 'Product ID' | cut -d' ' -f1)" = "$prod" ] &&
 		[ "$(field 'Firmware Revision')" = "$fw" ] && [ "$(field 'Device ID')" = "$((0x${b[0]}))" ]
 else
-	nok "Get Device ID decodes as ipmitool mc info (no answer: $ours)"
+	fail "Get Device ID decodes as ipmitool mc info (no answer: $ours)"
 fi
 
 # pt-bmc refuses a credentials file others can read.

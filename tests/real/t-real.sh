@@ -14,18 +14,9 @@ set -uo pipefail
 here=$(dirname "$(readlink -f "$0")")
 top=$(dirname "$(dirname "$here")")
 TOPOCTL=${TOPOCTL:-$top/cli/topoctl}
-n=0
-fails=0
+# shellcheck source=tests/tap.sh
+. "$top/tests/tap.sh"
 
-ok() { # ok COND_RC DESCRIPTION
-	n=$((n + 1))
-	if [[ $1 == 0 ]]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		fails=$((fails + 1))
-	fi
-}
 
 if [[ ! -x $TOPOCTL ]]; then
 	make -s -C "$top/cli" >/dev/null 2>&1
@@ -103,5 +94,5 @@ if [[ -f $igx && $# == 0 ]]; then
 	ok $? "igx-orin-a6000-cx7: topo marks the same path PXB* (one ACS rule)"
 fi
 
-echo "# $n checks, $fails failed"
-((fails == 0))
+echo "# $n checks, $failed failed"
+((failed == 0))

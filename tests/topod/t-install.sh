@@ -14,14 +14,8 @@
 set -uo pipefail
 top=$(dirname "$(dirname "$(dirname "$(readlink -f "$0")")")")
 cd "$top" || exit 1
-n=0 fails=0
-ok() {	# ok RC WHAT [DETAIL]
-	n=$((n + 1))
-	if [[ $1 == 0 ]]; then echo "ok $n - $2"; else
-		echo "not ok $n - $2"; fails=$((fails + 1))
-		[[ -z ${3:-} ]] || printf '%s\n' "$3" | head -n 20 | sed 's/^/#   /'
-	fi
-}
+# shellcheck source=tests/tap.sh
+. "$top/tests/tap.sh"
 for f in cli/topoctl daemon/topod/topod; do
 	[[ -x $f ]] || { echo "not ok 1 - t-install: $f not built (run make)"; exit 1; }
 done
@@ -238,4 +232,4 @@ if [[ -f kmod/pcitopo.ko ]]; then
 fi
 
 echo "1..$n"
-((fails == 0))
+((failed == 0))

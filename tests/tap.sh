@@ -1,0 +1,51 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# The TAP lines of the shell tests, one definition for every suite (sourced;
+# tests/vm/tap.sh adds the emulated server's helpers on top). Counters: n
+# (lines so far) and failed (the "not ok" ones); a script ends with
+# `tap_end`, which prints the plan and returns non-zero on a failure.
+#
+#   tap PASS WHAT [DETAIL]  PASS is 1 or 0; DETAIL (30 lines at most) is
+#                           printed under a failure as "#   " lines
+#   ok RC WHAT [DETAIL]     the same from an exit status (0 passes)
+#   pass WHAT / fail WHAT   one line each way
+#   check WHAT CMD...       ok if CMD succeeds (its output passes through)
+#   skip WHAT WHY           "ok N - WHAT # SKIP WHY"
+#   eq GOT WANT WHAT        passes if GOT == WANT, else shows both
+n=0
+failed=0
+
+tap() {
+	n=$((n + 1))
+	if [[ $1 == 1 ]]; then
+		echo "ok $n - $2"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n - $2"
+		[[ -z ${3:-} ]] || printf '%s\n' "$3" | head -n 30 | sed 's/^/#   /'
+	fi
+	return 0
+}
+ok() { tap "$([[ $1 == 0 ]] && echo 1 || echo 0)" "$2" "${3:-}"; }
+pass() { tap 1 "$*"; }
+fail() { tap 0 "$*"; }
+check() {
+	local d=$1
+	shift
+	"$@"
+	ok $? "$d"
+}
+skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+eq() {
+	if [[ $1 == "$2" ]]; then
+		tap 1 "$3"
+	else
+		tap 0 "$3" "want: $2
+got:  $1"
+	fi
+}
+tap_end() {
+	echo "1..$n"
+	((failed == 0))
+}
