@@ -134,55 +134,40 @@ int resolve_dev(const struct pt_topology *t, const char *arg,
 	return *out ? 0 : -ENODEV;
 }
 
+/* The syntax of every extra-ID input: core/ptc_ids.c. */
 int parse_id(const char *s, unsigned int *vendor, unsigned int *device)
 {
-	size_t i;
+	struct ptc_extra_id id;
 
-	/* exactly four hex digits, a colon, four hex digits */
-	if (strlen(s) != 9 || s[4] != ':')
+	if (ptc_parse_id(s, strlen(s), PTC_ID_NO_KIND, &id))
 		return -EINVAL;
-	for (i = 0; i < 9; i++)
-		if (i != 4 && !isxdigit((unsigned char)s[i]))
-			return -EINVAL;
-	*vendor = (unsigned int)strtoul(s, NULL, 16);
-	*device = (unsigned int)strtoul(s + 5, NULL, 16);
+	*vendor = id.vendor;
+	*device = id.device;
 	return 0;
 }
 
 int parse_kind(const char *s)
 {
-	if (!strcasecmp(s, "gpu"))
-		return PCITOPO_KIND_GPU;
-	if (!strcasecmp(s, "nic"))
-		return PCITOPO_KIND_NIC;
-	if (!strcasecmp(s, "nvme"))
-		return PCITOPO_KIND_NVME;
-	return -EINVAL;
+	u8 kind;
+
+	if (ptc_parse_kind(s, strlen(s), &kind))
+		return -EINVAL;
+	return kind;
 }
 
 int add_extra_id(struct ctx *c, const char *s)
 {
+	struct ptc_extra_id id;
 	unsigned int vendor, device;
-	char idbuf[10];
-	const char *colon;
 	struct pt_id *na;
 	size_t i;
-	int kind = PCITOPO_KIND_GPU;
+	int kind;
 
-	if (strlen(s) < 9)
+	if (ptc_parse_id(s, strlen(s), 0, &id))
 		return -EINVAL;
-	memcpy(idbuf, s, 9);
-	idbuf[9] = '\0';
-	if (parse_id(idbuf, &vendor, &device))
-		return -EINVAL;
-	colon = s + 9;
-	if (*colon) {
-		if (*colon != ':')
-			return -EINVAL;
-		kind = parse_kind(colon + 1);
-		if (kind < 0)
-			return -EINVAL;
-	}
+	vendor = id.vendor;
+	device = id.device;
+	kind = id.kind;
 	for (i = 0; i < c->n_ids; i++)
 		if (c->ids[i].vendor == vendor && c->ids[i].device == device) {
 			c->ids[i].kind = (uint8_t)kind;	/* the last one wins */

@@ -93,13 +93,14 @@ int resolve_dev(const struct pt_topology *t, const char *arg,
 		const struct pt_device **out);
 /* Canonical address "DDDD:BB:DD.F" of a bus address; -EINVAL otherwise. */
 int canon_addr(const char *arg, char *buf, size_t len);
-/* "VVVV:DDDD" hex; -EINVAL otherwise. */
+/* "VVVV:DDDD" without a kind (`id add`, `id del`), the syntax of
+ * core/ptc_ids.c; -EINVAL otherwise. */
 int parse_id(const char *s, unsigned int *vendor, unsigned int *device);
-/* "gpu", "nic", "nvme" -> enum pcitopo_kind; -EINVAL otherwise. */
+/* "gpu", "nic", "nvme" in either case -> enum pcitopo_kind; -EINVAL otherwise. */
 int parse_kind(const char *s);
-/* "VVVV:DDDD[:kind]" of --extra-id (exactly 4 hex digits each, as `id add`),
- * added to c->ids once; -EINVAL if malformed, -ENOSPC past
- * PCITOPO_MAX_EXTRA_IDS. */
+/* "VVVV:DDDD[:kind]" of --extra-id (core/ptc_ids.c: exactly 4 hex digits
+ * each, as the module's extra_ids and new_id), added to c->ids once;
+ * -EINVAL if malformed, -ENOSPC past PCITOPO_MAX_EXTRA_IDS. */
 int add_extra_id(struct ctx *c, const char *s);
 
 /* fmt.c */

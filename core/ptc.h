@@ -198,6 +198,12 @@ const char *ptc_class_name(u8 class);
 const char *ptc_layout_name(u8 layout);
 const char *ptc_role_name(u8 role);
 const char *ptc_kind_name(u8 kind);
+/*
+ * The layout named "balance", "common" or "cascade": the three a server can
+ * be switched to (platform files, topod's SetLayout). PCITOPO_LAYOUT_UNKNOWN
+ * for any other name, "unknown" and "other" included, and for NULL.
+ */
+u8 ptc_layout_by_name(const char *name);
 
 /* Format "DDDD:BB:DD.F" into buf (at least PCITOPO_ADDR_LEN bytes). */
 void ptc_addr_format(char *buf, size_t len, u32 domain, u8 bus, u8 devfn);
@@ -207,5 +213,41 @@ void ptc_addr_format(char *buf, size_t len, u32 domain, u8 bus, u8 devfn);
  * -EINVAL (outputs untouched).
  */
 int ptc_addr_parse(const char *s, u32 *domain, u8 *bus, u8 *devfn);
+
+/*
+ * Extra IDs (ptc_ids.c holds the grammar): "VVVV:DDDD[:KIND]", exactly four
+ * hex digits each, a colon or blanks between fields, KIND gpu (default),
+ * nic or nvme, either case, white space around it ignored.
+ */
+struct ptc_extra_id {
+	u16 vendor;
+	u16 device;
+	u8 kind;		/* PCITOPO_KIND_GPU, _NIC or _NVME */
+};
+
+/* The ID alone (sysfs remove_id, `id del`): a kind is an error. */
+#define PTC_ID_NO_KIND		0x1
+
+/* Where ptc_parse_ids() stopped: the item, white space trimmed. */
+struct ptc_ids_pos {
+	size_t off;		/* bytes from the start of the list */
+	size_t len;
+	u32 line;		/* 1-based */
+};
+
+/* "gpu", "nic" or "nvme" in either case, len bytes of s; 0 or -EINVAL. */
+int ptc_parse_kind(const char *s, size_t len, u8 *kind);
+/* One ID, len bytes of s; 0 or -EINVAL (out untouched). flags: PTC_ID_*. */
+int ptc_parse_id(const char *s, size_t len, unsigned int flags,
+		 struct ptc_extra_id *out);
+/*
+ * A list of IDs separated by commas or newlines, '#' to the end of a line a
+ * comment, empty items skipped; add() is called for each ID in order.
+ * Returns 0, -EINVAL for a malformed item, or the first non-zero return of
+ * add(); on failure *bad (if not NULL) says which item.
+ */
+int ptc_parse_ids(const char *s, size_t len,
+		  int (*add)(const struct ptc_extra_id *id, void *arg),
+		  void *arg, struct ptc_ids_pos *bad);
 
 #endif /* PCITOPO_CORE_PTC_H */

@@ -66,6 +66,16 @@ const char *ptc_layout_name(u8 layout)
 	return ptc_name(ptc_layout_names, ARRAY_SIZE(ptc_layout_names), layout);
 }
 
+u8 ptc_layout_by_name(const char *name)
+{
+	u8 l;
+
+	for (l = PCITOPO_LAYOUT_BALANCE; l <= PCITOPO_LAYOUT_CASCADE; l++)
+		if (name && !strcmp(name, ptc_layout_names[l]))
+			return l;
+	return PCITOPO_LAYOUT_UNKNOWN;
+}
+
 const char *ptc_role_name(u8 role)
 {
 	return ptc_name(ptc_role_names, ARRAY_SIZE(ptc_role_names), role);

@@ -18,22 +18,6 @@
 static DEFINE_MUTEX(pcitopo_ids_lock);
 static struct pcitopo_id_table pcitopo_ids;
 
-/* "gpu", "nic" or "nvme" (the core's names), len bytes of s. */
-int pcitopo_kind_parse(const char *s, size_t len, u8 *kind)
-{
-	u8 k;
-
-	for (k = PCITOPO_KIND_GPU; k <= PCITOPO_KIND_NVME; k++) {
-		const char *name = ptc_kind_name(k);
-
-		if (strlen(name) == len && !strncmp(s, name, len)) {
-			*kind = k;
-			return 0;
-		}
-	}
-	return -EINVAL;
-}
-
 static int pcitopo_ids_find(u16 vendor, u16 device)
 {
 	unsigned int i;
@@ -100,61 +84,28 @@ u8 pcitopo_ids_kind(const struct pcitopo_id_table *t, u16 vendor, u16 device)
 	return PCITOPO_KIND_NONE;
 }
 
-static int pcitopo_hex16(const char *s, size_t len, u16 *out)
+static int pcitopo_ids_add_param(const struct ptc_extra_id *id, void *arg)
 {
-	char buf[5];
+	int ret = pcitopo_ids_add(id->vendor, id->device, id->kind);
 
-	if (!len || len > 4)
-		return -EINVAL;
-	memcpy(buf, s, len);
-	buf[len] = '\0';
-	return kstrtou16(buf, 16, out);
+	return ret == -EEXIST ? 0 : ret;	/* a repeated ID is harmless */
 }
 
-/* One "vvvv:dddd[:kind]" item of the extra_ids parameter. */
-static int pcitopo_ids_parse_one(const char *s, size_t len)
-{
-	const char *c1, *c2, *end = s + len;
-	u16 vendor, device;
-	u8 kind = PCITOPO_KIND_GPU;
-	int ret;
-
-	c1 = memchr(s, ':', len);
-	if (!c1)
-		return -EINVAL;
-	c2 = memchr(c1 + 1, ':', end - c1 - 1);
-	if (pcitopo_hex16(s, c1 - s, &vendor) ||
-	    pcitopo_hex16(c1 + 1, (c2 ? c2 : end) - c1 - 1, &device))
-		return -EINVAL;
-	if (c2 && pcitopo_kind_parse(c2 + 1, end - c2 - 1, &kind))
-		return -EINVAL;
-	ret = pcitopo_ids_add(vendor, device, kind);
-	if (ret == -EEXIST)
-		ret = 0;	/* a repeated ID is harmless */
-	return ret;
-}
-
-/* Parse the extra_ids module parameter: "vvvv:dddd[:kind],...". */
+/*
+ * The extra_ids module parameter: a list in the syntax of the extra-ids
+ * file, core/ptc_ids.c ("vvvv:dddd[:kind],...").
+ */
 int pcitopo_ids_init(const char *param)
 {
-	const char *s = param, *comma;
-	size_t len;
+	struct ptc_ids_pos bad;
 	int ret;
 
-	if (!s)
+	if (!param)
 		return 0;
-	while (*s) {
-		comma = strchrnul(s, ',');
-		len = comma - s;
-		if (len) {
-			ret = pcitopo_ids_parse_one(s, len);
-			if (ret) {
-				pr_err("extra_ids: bad item \"%.*s\" (want vvvv:dddd[:gpu|nic|nvme], at most %d)\n",
-				       (int)len, s, PCITOPO_MAX_EXTRA_IDS);
-				return -EINVAL;
-			}
-		}
-		s = *comma ? comma + 1 : comma;
-	}
-	return 0;
+	ret = ptc_parse_ids(param, strlen(param), pcitopo_ids_add_param, NULL,
+			    &bad);
+	if (ret)
+		pr_err("extra_ids: bad item \"%.*s\" (want vvvv:dddd[:gpu|nic|nvme], at most %d)\n",
+		       (int)bad.len, param + bad.off, PCITOPO_MAX_EXTRA_IDS);
+	return ret ? -EINVAL : 0;
 }

@@ -4,14 +4,20 @@
  *
  * pcitopo_ids.c      extra vendor:device IDs (module parameter, sysfs, netlink)
  * pcitopo_walk.c     reads the PCI tree into an array of struct ptc_node
- * pcitopo_model.c    immutable snapshots, rebuild, diff, bus notifier
- * pcitopo_sysfs.c    /sys/kernel/pcitopo/
- * pcitopo_netlink.c  the "pcitopo" generic netlink family
+ * pcitopo_model.c    immutable snapshots, rebuild, diff, bus notifier; hands
+ *                    each published snapshot and change to its subscribers
+ * pcitopo_sysfs.c    /sys/kernel/pcitopo/ (pcitopo_sysfs.h)
+ * pcitopo_netlink.c  the "pcitopo" generic netlink family (pcitopo_netlink.h)
+ * pcitopo_main.c     init/exit: the parts, and which subscribes to the model
+ *
+ * The model knows no subscriber: sysfs and netlink each export a struct
+ * pcitopo_subscriber, and pcitopo_main.c subscribes them once they exist.
  */
 #ifndef PCITOPO_KMOD_H
 #define PCITOPO_KMOD_H
 
 #include <linux/kref.h>
+#include <linux/list.h>
 #include <linux/types.h>
 #include <linux/pcitopo.h>
 
@@ -35,7 +41,6 @@ int pcitopo_ids_add(u16 vendor, u16 device, u8 kind);
 int pcitopo_ids_del(u16 vendor, u16 device);
 void pcitopo_ids_copy(struct pcitopo_id_table *out);
 u8 pcitopo_ids_kind(const struct pcitopo_id_table *t, u16 vendor, u16 device);
-int pcitopo_kind_parse(const char *s, size_t len, u8 *kind);
 
 /* ---- bus walk ---- */
 
@@ -94,18 +99,51 @@ pcitopo_snap_path(const struct pcitopo_snap *s, u32 a, u32 b);
 /* "DDDD:BB" of a node's host bridge into buf (PCITOPO_ADDR_LEN bytes). */
 void pcitopo_host_bridge_name(const struct ptc_node *n, char *buf, size_t len);
 
-/* ---- sysfs ---- */
+/* ---- what the model publishes ---- */
 
-int pcitopo_sysfs_init(void);
-void pcitopo_sysfs_exit(void);
-void pcitopo_sysfs_sync(const struct pcitopo_snap *s);
+enum pcitopo_event_type {
+	PCITOPO_EV_DEVICE_DEL,		/* in the old snapshot, not the new */
+	PCITOPO_EV_DEVICE_ADD,		/* in the new snapshot, not the old */
+	PCITOPO_EV_DEVICE_CHANGE,	/* in both: link, ACS or other state */
+	PCITOPO_EV_LAYOUT_CHANGE,	/* layout or its counts */
+};
 
-/* ---- netlink ---- */
+/* One change between the previous published snapshot and the new one. */
+struct pcitopo_event {
+	enum pcitopo_event_type type;
+	const struct pcitopo_snap *snap; /* that holds the device: the old
+					  * snapshot for a removal, else the new
+					  */
+	u32 index;			/* the device in snap; 0 for LAYOUT */
+	u64 gen;			/* generation of the new snapshot */
+};
 
-int pcitopo_nl_init(void);
-void pcitopo_nl_exit(void);
-void pcitopo_nl_notify_dev(u8 cmd, const struct pcitopo_snap *s, u32 i,
-			   u64 gen);
-void pcitopo_nl_notify_layout(const struct pcitopo_snap *s);
+/*
+ * A consumer of the model. Either hook may be NULL. Both run under the
+ * model's rebuild lock, in the order of subscription, so they are
+ * serialized with each other and with (un)subscribing, and see the
+ * snapshots in generation order; they must not take that lock. After a
+ * publish every subscriber's snapshot() runs before any event(): whoever
+ * hears an event and reads sysfs finds the new state there. The snapshot
+ * and event are only valid during the call (take a reference to keep a
+ * snapshot). They hold copies, never a pci_dev, so hot-unplug cannot leave
+ * a hook a dangling pointer.
+ */
+struct pcitopo_subscriber {
+	/* The new current snapshot, and at subscription the current one. */
+	void (*snapshot)(const struct pcitopo_snap *s);
+	/* The changes of a publish: removals, additions, state, layout. */
+	void (*event)(const struct pcitopo_event *ev);
+	struct list_head list;		/* the model's */
+};
+
+/*
+ * Subscribe: snapshot() runs at once with the current snapshot, if any, so
+ * nothing published before is missed. After unsubscribe returns no hook of
+ * sub runs any more (it waits for a publish in progress): the subscriber
+ * may then free what its hooks use.
+ */
+void pcitopo_model_subscribe(struct pcitopo_subscriber *sub);
+void pcitopo_model_unsubscribe(struct pcitopo_subscriber *sub);
 
 #endif /* PCITOPO_KMOD_H */

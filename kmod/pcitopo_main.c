@@ -3,8 +3,11 @@
  * pcitopo: PCIe switch ports, links and GPU P2P paths of a GPU server.
  *
  * Load order: extra IDs, the model (generation 1), generic netlink, sysfs,
- * then the bus notifier. Unload undoes it in reverse: the notifier and its
- * pending work go first, so nothing rebuilds behind the teardown.
+ * then the bus notifier. Netlink and sysfs each subscribe to the model once
+ * they exist (sysfs's subscription fills devices/ from generation 1), and
+ * unsubscribe before they go: the model never calls into a part that is not
+ * there. Unload undoes it in reverse: the notifier and its pending work go
+ * first, so nothing rebuilds behind the teardown.
  */
 #define pr_fmt(fmt) "pcitopo: " fmt
 
@@ -13,11 +16,13 @@
 #include <net/genetlink.h>
 
 #include "pcitopo_internal.h"
+#include "pcitopo_netlink.h"
+#include "pcitopo_sysfs.h"
 
 static char *extra_ids;
 module_param(extra_ids, charp, 0444);
 MODULE_PARM_DESC(extra_ids,
-		 "Extra endpoint IDs at load: \"vvvv:dddd[:gpu|nic|nvme],...\" (kind defaults to gpu)");
+		 "Extra endpoint IDs at load: \"vvvv:dddd[:gpu|nic|nvme],...\" (4 hex digits each, kind defaults to gpu)");
 
 static int __init pcitopo_init(void)
 {
@@ -37,11 +42,13 @@ static int __init pcitopo_init(void)
 		       ret);
 		goto err_model;
 	}
+	pcitopo_model_subscribe(&pcitopo_nl_subscriber);
 	ret = pcitopo_sysfs_init();
 	if (ret) {
 		pr_err("cannot create /sys/kernel/pcitopo (%d)\n", ret);
 		goto err_nl;
 	}
+	pcitopo_model_subscribe(&pcitopo_sysfs_subscriber);
 	ret = pcitopo_model_start();
 	if (ret) {
 		pr_err("cannot register the PCI bus notifier (%d)\n", ret);
@@ -50,8 +57,10 @@ static int __init pcitopo_init(void)
 	return 0;
 
 err_sysfs:
+	pcitopo_model_unsubscribe(&pcitopo_sysfs_subscriber);
 	pcitopo_sysfs_exit();
 err_nl:
+	pcitopo_model_unsubscribe(&pcitopo_nl_subscriber);
 	pcitopo_nl_exit();
 err_model:
 	pcitopo_model_exit();
@@ -61,7 +70,9 @@ err_model:
 static void __exit pcitopo_exit(void)
 {
 	pcitopo_model_stop();
+	pcitopo_model_unsubscribe(&pcitopo_sysfs_subscriber);
 	pcitopo_sysfs_exit();
+	pcitopo_model_unsubscribe(&pcitopo_nl_subscriber);
 	pcitopo_nl_exit();
 	pcitopo_model_exit();
 }

@@ -10,9 +10,11 @@
  *
  * Rebuilds are serialized by pcitopo_rebuild_lock. A rebuild compares the
  * new snapshot with the current one by PCI address; only if something
- * changed is it published with generation + 1, sysfs brought in line and
- * the events multicast, in that order, all under pcitopo_rebuild_lock so
- * that the events of one change precede the next change's.
+ * changed is it published with generation + 1, then handed to every
+ * subscriber (sysfs, netlink: struct pcitopo_subscriber), snapshot first,
+ * then the changes, all under pcitopo_rebuild_lock so that the events of
+ * one change precede the next change's. The model does not know who its
+ * subscribers are; pcitopo_main.c subscribes them.
  *
  * Rebuilds come from: module load (generation 1), the PCI bus notifier
  * (debounced, see PCITOPO_DEBOUNCE_MS), the REFRESH command and sysfs
@@ -47,6 +49,7 @@
 static DEFINE_MUTEX(pcitopo_rebuild_lock);
 static DEFINE_SPINLOCK(pcitopo_snap_lock);
 static struct pcitopo_snap *pcitopo_cur;	/* written under both locks */
+static LIST_HEAD(pcitopo_subscribers);		/* under pcitopo_rebuild_lock */
 
 static void pcitopo_work_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(pcitopo_work, pcitopo_work_fn);
@@ -262,6 +265,49 @@ err:
 	return ERR_PTR(ret);
 }
 
+/* ---- subscribers ---- */
+
+static void pcitopo_publish_snapshot(const struct pcitopo_snap *s)
+{
+	struct pcitopo_subscriber *sub;
+
+	lockdep_assert_held(&pcitopo_rebuild_lock);
+	list_for_each_entry(sub, &pcitopo_subscribers, list)
+		if (sub->snapshot)
+			sub->snapshot(s);
+}
+
+static void pcitopo_publish_event(enum pcitopo_event_type type,
+				  const struct pcitopo_snap *s, u32 i, u64 gen)
+{
+	const struct pcitopo_event ev = {
+		.type = type, .snap = s, .index = i, .gen = gen,
+	};
+	struct pcitopo_subscriber *sub;
+
+	lockdep_assert_held(&pcitopo_rebuild_lock);
+	list_for_each_entry(sub, &pcitopo_subscribers, list)
+		if (sub->event)
+			sub->event(&ev);
+}
+
+void pcitopo_model_subscribe(struct pcitopo_subscriber *sub)
+{
+	mutex_lock(&pcitopo_rebuild_lock);
+	list_add_tail(&sub->list, &pcitopo_subscribers);
+	/* pcitopo_cur changes only under the rebuild lock: no reference */
+	if (pcitopo_cur && sub->snapshot)
+		sub->snapshot(pcitopo_cur);
+	mutex_unlock(&pcitopo_rebuild_lock);
+}
+
+void pcitopo_model_unsubscribe(struct pcitopo_subscriber *sub)
+{
+	mutex_lock(&pcitopo_rebuild_lock);
+	list_del_init(&sub->list);
+	mutex_unlock(&pcitopo_rebuild_lock);
+}
+
 /* ---- diff ---- */
 
 static const char *pcitopo_ref_addr(const struct pcitopo_snap *s, s32 i)
@@ -343,7 +389,7 @@ static bool pcitopo_same_paths(const struct pcitopo_snap *o,
 
 /*
  * Compare old snapshot o with new snapshot n. With gen == 0 only answer
- * whether anything changed; otherwise also multicast the events, tagged gen:
+ * whether anything changed; otherwise also publish the events, tagged gen:
  * removals, additions, link (and other per-device state) changes, layout.
  */
 static bool pcitopo_diff(const struct pcitopo_snap *o,
@@ -362,7 +408,7 @@ static bool pcitopo_diff(const struct pcitopo_snap *o,
 		changed = true;
 		if (!gen)
 			return true;
-		pcitopo_nl_notify_dev(PCITOPO_CMD_DEVICE_DEL_NTF, o, i, gen);
+		pcitopo_publish_event(PCITOPO_EV_DEVICE_DEL, o, i, gen);
 	}
 	for (i = 0; i < n->topo.count; i++) {
 		const struct ptc_node *b = &n->topo.nodes[i];
@@ -373,7 +419,7 @@ static bool pcitopo_diff(const struct pcitopo_snap *o,
 		changed = true;
 		if (!gen)
 			return true;
-		pcitopo_nl_notify_dev(PCITOPO_CMD_DEVICE_ADD_NTF, n, i, gen);
+		pcitopo_publish_event(PCITOPO_EV_DEVICE_ADD, n, i, gen);
 	}
 	for (i = 0; i < n->topo.count; i++) {
 		const struct ptc_node *b = &n->topo.nodes[i];
@@ -385,13 +431,13 @@ static bool pcitopo_diff(const struct pcitopo_snap *o,
 		changed = true;
 		if (!gen)
 			return true;
-		pcitopo_nl_notify_dev(PCITOPO_CMD_LINK_CHANGE_NTF, n, i, gen);
+		pcitopo_publish_event(PCITOPO_EV_DEVICE_CHANGE, n, i, gen);
 	}
 	if (!pcitopo_same_layout(&o->layout, &n->layout)) {
 		changed = true;
 		if (!gen)
 			return true;
-		pcitopo_nl_notify_layout(n);
+		pcitopo_publish_event(PCITOPO_EV_LAYOUT_CHANGE, n, 0, gen);
 	}
 	if (!changed && !pcitopo_same_paths(o, n))
 		changed = true;
@@ -418,7 +464,7 @@ static int pcitopo_rebuild_locked(bool force)
 	pcitopo_cur = s;
 	spin_unlock(&pcitopo_snap_lock);
 
-	pcitopo_sysfs_sync(s);
+	pcitopo_publish_snapshot(s);
 	if (old) {
 		pcitopo_diff(old, s, s->gen);
 		pcitopo_snap_put(old);
@@ -493,6 +539,7 @@ void pcitopo_model_exit(void)
 	struct pcitopo_snap *s;
 
 	mutex_lock(&pcitopo_rebuild_lock);
+	WARN_ON(!list_empty(&pcitopo_subscribers));
 	spin_lock(&pcitopo_snap_lock);
 	s = pcitopo_cur;
 	pcitopo_cur = NULL;

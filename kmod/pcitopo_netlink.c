@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * pcitopo: the "pcitopo" generic netlink family, as include/uapi/linux/
- * pcitopo_internal.h describes it (and Documentation/netlink/specs/pcitopo.yaml).
+ * pcitopo.h describes it (and Documentation/netlink/specs/pcitopo.yaml).
  *
  * Every request is validated strictly by a per-command policy; commands
  * without a policy accept no attributes. Replies are built from one
@@ -21,6 +21,7 @@
 #include <net/netlink.h>
 
 #include "pcitopo_internal.h"
+#include "pcitopo_netlink.h"
 
 #ifdef NL_SET_ERR_MSG_ATTR_FMT
 #define PCITOPO_ERR_ADDR(extack, attr, msg)				\
@@ -701,8 +702,8 @@ static void pcitopo_nl_multicast(struct sk_buff *msg, void *hdr, int ret)
 			  GFP_KERNEL);
 }
 
-void pcitopo_nl_notify_dev(u8 cmd, const struct pcitopo_snap *s, u32 i,
-			   u64 gen)
+static void pcitopo_nl_notify_dev(u8 cmd, const struct pcitopo_snap *s,
+				  u32 i, u64 gen)
 {
 	struct sk_buff *msg;
 	void *hdr;
@@ -717,7 +718,7 @@ void pcitopo_nl_notify_dev(u8 cmd, const struct pcitopo_snap *s, u32 i,
 			     hdr ? pcitopo_nl_put_dev(msg, s, i, gen) : -EMSGSIZE);
 }
 
-void pcitopo_nl_notify_layout(const struct pcitopo_snap *s)
+static void pcitopo_nl_notify_layout(const struct pcitopo_snap *s)
 {
 	struct sk_buff *msg;
 	void *hdr;
@@ -732,6 +733,32 @@ void pcitopo_nl_notify_layout(const struct pcitopo_snap *s)
 	pcitopo_nl_multicast(msg, hdr,
 			     hdr ? pcitopo_nl_put_summary(msg, s) : -EMSGSIZE);
 }
+
+/* The model's changes, as the notifications of include/uapi/linux/pcitopo.h */
+static void pcitopo_nl_event(const struct pcitopo_event *ev)
+{
+	switch (ev->type) {
+	case PCITOPO_EV_DEVICE_DEL:
+		pcitopo_nl_notify_dev(PCITOPO_CMD_DEVICE_DEL_NTF, ev->snap,
+				      ev->index, ev->gen);
+		break;
+	case PCITOPO_EV_DEVICE_ADD:
+		pcitopo_nl_notify_dev(PCITOPO_CMD_DEVICE_ADD_NTF, ev->snap,
+				      ev->index, ev->gen);
+		break;
+	case PCITOPO_EV_DEVICE_CHANGE:
+		pcitopo_nl_notify_dev(PCITOPO_CMD_LINK_CHANGE_NTF, ev->snap,
+				      ev->index, ev->gen);
+		break;
+	case PCITOPO_EV_LAYOUT_CHANGE:
+		pcitopo_nl_notify_layout(ev->snap);
+		break;
+	}
+}
+
+struct pcitopo_subscriber pcitopo_nl_subscriber = {
+	.event = pcitopo_nl_event,
+};
 
 /* ---- family ---- */
 

@@ -4,8 +4,10 @@
  * (Documentation/ABI/testing/sysfs-kernel-pcitopo).
  *
  * The kobjects under devices/ follow the published snapshots:
- * pcitopo_sysfs_sync() runs after each publish, under the model's rebuild
- * lock, and adds or removes directories. A kobject keeps only an address;
+ * pcitopo_sysfs_sync() is the snapshot hook of pcitopo_sysfs_subscriber, so
+ * it runs after each publish (and once at subscription, for the snapshot
+ * already there), under the model's rebuild lock, and adds or removes
+ * directories. A kobject keeps only an address;
  * show() looks the value up in the current snapshot (taking a reference;
  * -ENODEV if the device is gone), so no kobject holds a stale pointer.
  * show() never takes the rebuild lock, so removing a kobject (which waits
@@ -26,6 +28,7 @@
 #include <linux/sysfs.h>
 
 #include "pcitopo_internal.h"
+#include "pcitopo_sysfs.h"
 
 struct pcitopo_sdev {
 	struct kobject kobj;
@@ -477,16 +480,18 @@ static struct pcitopo_sdev *pcitopo_sdev_add(const struct pcitopo_snap *s,
 	return d;
 }
 
-/* Called with the model's rebuild lock held, after s was published. */
-void pcitopo_sysfs_sync(const struct pcitopo_snap *s)
+/*
+ * Called with the model's rebuild lock held, after s was published; only
+ * while subscribed, i.e. between pcitopo_sysfs_init() creating devices/ and
+ * pcitopo_sysfs_exit() removing it.
+ */
+static void pcitopo_sysfs_sync(const struct pcitopo_snap *s)
 {
 	struct pcitopo_sdev *d, *tmp;
 	unsigned long *seen;
 	u32 i;
 	int k;
 
-	if (!pcitopo_sysfs_devices)
-		return;
 	seen = bitmap_zalloc(max(s->topo.count, 1U), GFP_KERNEL);
 	if (!seen)
 		return;
@@ -508,6 +513,10 @@ void pcitopo_sysfs_sync(const struct pcitopo_snap *s)
 	}
 	bitmap_free(seen);
 }
+
+struct pcitopo_subscriber pcitopo_sysfs_subscriber = {
+	.snapshot = pcitopo_sysfs_sync,
+};
 
 static void pcitopo_sysfs_exit_devices(void)
 {
@@ -621,35 +630,21 @@ static ssize_t pcitopo_extra_ids_show(struct kobject *kobj,
 	return len;
 }
 
-/* "vvvv dddd [kind]", hexadecimal, as a PCI driver's new_id. */
-static int pcitopo_parse_id(const char *buf, bool with_kind, u16 *vendor,
-			    u16 *device, u8 *kind)
-{
-	unsigned int v, d;
-	char name[8];
-	int n;
-
-	n = sscanf(buf, "%x %x %7s", &v, &d, name);
-	if (n < 2 || v > 0xffff || d > 0xffff || (n == 3 && !with_kind))
-		return -EINVAL;
-	*vendor = v;
-	*device = d;
-	if (n == 3)
-		return pcitopo_kind_parse(name, strlen(name), kind);
-	return 0;
-}
-
+/*
+ * new_id and remove_id take one ID in the syntax of every other input
+ * (core/ptc_ids.c): "vvvv:dddd[:kind]", or "vvvv dddd [kind]" as a PCI
+ * driver's new_id; remove_id without the kind.
+ */
 static ssize_t pcitopo_new_id_store(struct kobject *kobj,
 				    struct kobj_attribute *ka, const char *buf,
 				    size_t count)
 {
-	u8 kind = PCITOPO_KIND_GPU;
-	u16 vendor, device;
+	struct ptc_extra_id id;
 	int ret;
 
-	ret = pcitopo_parse_id(buf, true, &vendor, &device, &kind);
+	ret = ptc_parse_id(buf, count, 0, &id);
 	if (!ret)
-		ret = pcitopo_ids_add(vendor, device, kind);
+		ret = pcitopo_ids_add(id.vendor, id.device, id.kind);
 	if (!ret)
 		ret = pcitopo_model_rebuild(true);
 	return ret ? ret : count;
@@ -659,12 +654,12 @@ static ssize_t pcitopo_remove_id_store(struct kobject *kobj,
 				       struct kobj_attribute *ka,
 				       const char *buf, size_t count)
 {
-	u16 vendor, device;
+	struct ptc_extra_id id;
 	int ret;
 
-	ret = pcitopo_parse_id(buf, false, &vendor, &device, NULL);
+	ret = ptc_parse_id(buf, count, PTC_ID_NO_KIND, &id);
 	if (!ret)
-		ret = pcitopo_ids_del(vendor, device);
+		ret = pcitopo_ids_del(id.vendor, id.device);
 	if (!ret)
 		ret = pcitopo_model_rebuild(true);
 	return ret ? ret : count;
@@ -711,26 +706,21 @@ static const struct attribute_group pcitopo_top_group = {
 	.attrs = pcitopo_top_attrs,
 };
 
+/*
+ * The directories and top-level files; devices/ stays empty until
+ * pcitopo_sysfs_subscriber is subscribed, which fills it from the current
+ * snapshot.
+ */
 int pcitopo_sysfs_init(void)
 {
-	struct pcitopo_snap *s;
 	int ret = -ENOMEM;
 
 	pcitopo_sysfs_root = kobject_create_and_add("pcitopo", kernel_kobj);
 	if (!pcitopo_sysfs_root)
 		return -ENOMEM;
-	pcitopo_model_lock();
 	pcitopo_sysfs_devices = kobject_create_and_add("devices",
 						       pcitopo_sysfs_root);
-	if (pcitopo_sysfs_devices) {
-		s = pcitopo_snap_get();
-		if (s)
-			pcitopo_sysfs_sync(s);
-		pcitopo_snap_put(s);
-		ret = 0;
-	}
-	pcitopo_model_unlock();
-	if (ret)
+	if (!pcitopo_sysfs_devices)
 		goto err_root;
 	ret = sysfs_create_group(pcitopo_sysfs_root, &pcitopo_top_group);
 	if (ret)

@@ -11,7 +11,6 @@
  * libpci (with libz and libudev behind it) is loaded by pt_sysfs_load()
  * only (dl.h): topoctl's other commands, the module's, start without it.
  */
-#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -21,7 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -111,102 +109,57 @@ static void pci_quiet_cb(char *msg, ...)
 	(void)msg;
 }
 
-/* --- extra IDs ---------------------------------------------------------- */
-
-static int hex16(const char *s, size_t len, uint16_t *out)
-{
-	unsigned int v = 0;
-	size_t i;
-
-	if (!len || len > 4)
-		return -EINVAL;
-	for (i = 0; i < len; i++) {
-		int c = (unsigned char)s[i];
-
-		if (!isxdigit(c))
-			return -EINVAL;
-		v = v * 16 + (unsigned int)(isdigit(c) ? c - '0' :
-					    tolower(c) - 'a' + 10);
-	}
-	*out = (uint16_t)v;
-	return 0;
-}
+/* --- extra IDs: the syntax is the core's (core/ptc_ids.c) --------------- */
 
 int pt_id_parse(const char *s, size_t len, struct pt_id *id)
 {
-	const char *c1, *c2, *end = s + len;
-	struct pt_id r = { .kind = PCITOPO_KIND_GPU };
-	size_t klen;
-	uint8_t k;
+	struct ptc_extra_id e;
 
-	c1 = memchr(s, ':', len);
-	if (!c1)
+	if (ptc_parse_id(s, len, 0, &e))
 		return -EINVAL;
-	c2 = memchr(c1 + 1, ':', (size_t)(end - c1 - 1));
-	if (hex16(s, (size_t)(c1 - s), &r.vendor) ||
-	    hex16(c1 + 1, (size_t)((c2 ? c2 : end) - c1 - 1), &r.device))
-		return -EINVAL;
-	if (c2) {
-		klen = (size_t)(end - c2 - 1);
-		for (k = PCITOPO_KIND_GPU; k <= PCITOPO_KIND_NVME; k++)
-			if (strlen(ptc_kind_name(k)) == klen &&
-			    !strncasecmp(c2 + 1, ptc_kind_name(k), klen))
-				break;
-		if (k > PCITOPO_KIND_NVME)
-			return -EINVAL;
-		r.kind = k;
-	}
-	*id = r;
+	id->vendor = e.vendor;
+	id->device = e.device;
+	id->kind = e.kind;
+	return 0;
+}
+
+struct ids_list {
+	struct pt_id **ids;
+	size_t *n;
+};
+
+static int ids_append(const struct ptc_extra_id *e, void *arg)
+{
+	struct ids_list *l = arg;
+	struct pt_id *na;
+	size_t i;
+
+	for (i = 0; i < *l->n; i++)
+		if ((*l->ids)[i].vendor == e->vendor &&
+		    (*l->ids)[i].device == e->device)
+			return 0;	/* the module also keeps a repeat once */
+	if (*l->n >= PCITOPO_MAX_EXTRA_IDS)
+		return -ENOSPC;
+	na = realloc(*l->ids, (*l->n + 1) * sizeof(*na));
+	if (!na)
+		return -ENOMEM;
+	*l->ids = na;
+	na[(*l->n)++] = (struct pt_id){ .vendor = e->vendor,
+					.device = e->device, .kind = e->kind };
 	return 0;
 }
 
 int pt_ids_parse_text(const char *text, struct pt_id **ids, size_t *n,
 		      unsigned int *bad_line)
 {
-	unsigned int line = 1;
-	const char *p = text;
-	struct pt_id id, *na;
-	size_t len, i;
+	struct ids_list l = { .ids = ids, .n = n };
+	struct ptc_ids_pos bad;
+	int r;
 
-	while (*p) {
-		if (*p == '\n') {
-			line++;
-			p++;
-			continue;
-		}
-		if (isspace((unsigned char)*p) || *p == ',') {
-			p++;
-			continue;
-		}
-		if (*p == '#') {
-			p += strcspn(p, "\n");
-			continue;
-		}
-		len = strcspn(p, " \t\r\n\v\f,#");
-		if (pt_id_parse(p, len, &id)) {
-			if (bad_line)
-				*bad_line = line;
-			return -EINVAL;
-		}
-		p += len;
-		for (i = 0; i < *n; i++)
-			if ((*ids)[i].vendor == id.vendor &&
-			    (*ids)[i].device == id.device)
-				break;
-		if (i < *n)
-			continue;	/* the module also keeps a repeat once */
-		if (*n >= PCITOPO_MAX_EXTRA_IDS) {
-			if (bad_line)
-				*bad_line = line;
-			return -ENOSPC;
-		}
-		na = realloc(*ids, (*n + 1) * sizeof(**ids));
-		if (!na)
-			return -ENOMEM;
-		*ids = na;
-		na[(*n)++] = id;
-	}
-	return 0;
+	r = ptc_parse_ids(text, strlen(text), ids_append, &l, &bad);
+	if (r && r != -ENOMEM && bad_line)
+		*bad_line = bad.line;
+	return r;
 }
 
 int pt_ids_load_file(const char *path, struct pt_id **ids, size_t *n,

@@ -69,15 +69,17 @@ int pt_sysfs_snapshot(const char *root, const char *dir);
 const char *pt_sysfs_last_error(void);
 
 /*
- * One extra ID, "VVVV:DDDD[:KIND]" (1 to 4 hex digits each, KIND gpu, nic or
- * nvme, default gpu), the syntax of the module's extra_ids parameter; len
+ * One extra ID, "VVVV:DDDD[:KIND]" (exactly 4 hex digits each, KIND gpu, nic
+ * or nvme, default gpu; the grammar of every input, core/ptc_ids.c); len
  * bytes of s. -EINVAL if malformed.
  */
 int pt_id_parse(const char *s, size_t len, struct pt_id *id);
 
 /*
- * A list of extra IDs, as /etc/pcitopo/extra-ids holds it: items separated
- * by white space or commas, '#' to the end of a line is a comment. Appends to
+ * A list of extra IDs, as /etc/pcitopo/extra-ids and the module's extra_ids
+ * parameter hold it: items separated by commas or newlines (white space
+ * separates the fields of one ID), '#' to the end of a line is a comment,
+ * empty items skipped (core/ptc_ids.c). Appends to
  * *ids (realloc()ed, count in *n, at most PCITOPO_MAX_EXTRA_IDS; a repeated
  * ID is kept once). -EINVAL with *bad_line (1-based) set if an item is
  * malformed, -ENOSPC if too many.

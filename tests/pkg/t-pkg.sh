@@ -93,8 +93,8 @@ ok "$(grep -q "helper enable 'topod.service'" "$tmp/ctl/postinst" &&
 dlist=$(dpkg-deb -c "$dkms_deb" | awk '{print $6}' | sed 's|^\./|/|')
 s=/usr/src/pcitopo-$V
 miss=
-for f in $s/dkms.conf $s/VERSION $s/kmod/Kbuild $s/kmod/Makefile $s/kmod/pcitopo_internal.h \
-	$(cd kmod && git ls-files 'pcitopo_*.c' | sed "s|^|$s/kmod/|") \
+for f in $s/dkms.conf $s/VERSION $s/kmod/Kbuild $s/kmod/Makefile \
+	$(cd kmod && git ls-files 'pcitopo_*.[ch]' | sed "s|^|$s/kmod/|") \
 	$(git ls-files 'core/*.c' 'core/*.h' | sed "s|^|$s/|") \
 	$s/include/uapi/linux/pcitopo.h /usr/lib/modules-load.d/pcitopo.conf; do
 	grep -qx "$f" <<<"$dlist" || miss+=" $f"

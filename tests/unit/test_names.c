@@ -37,6 +37,25 @@ static void test_names(void)
 	tap_streq(ptc_class_name(255), "?", "class 255 is '?'");
 }
 
+/* the names a server can be switched to, and only those */
+static void test_layout_by_name(void)
+{
+	static const char *const junk[] = {
+		"unknown", "other", "?", "", "Balance", "balance ", "cascad",
+	};
+	int bad = 0;
+	u8 l;
+
+	for (l = PCITOPO_LAYOUT_BALANCE; l <= PCITOPO_LAYOUT_CASCADE; l++)
+		bad += ptc_layout_by_name(ptc_layout_name(l)) != l;
+	tap_ok(!bad, "balance, common, cascade parse back to their layout");
+	bad = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(junk); i++)
+		bad += ptc_layout_by_name(junk[i]) != PCITOPO_LAYOUT_UNKNOWN;
+	tap_ok(!bad, "unknown, other, a wrong case or a prefix: no layout");
+	tap_eq(ptc_layout_by_name(NULL), PCITOPO_LAYOUT_UNKNOWN, "NULL: no layout");
+}
+
 static void test_format(void)
 {
 	char buf[PCITOPO_ADDR_LEN];
@@ -127,6 +146,7 @@ static void test_parse(void)
 int main(void)
 {
 	test_names();
+	test_layout_by_name();
 	test_format();
 	test_parse();
 	return tap_done();
