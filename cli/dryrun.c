@@ -390,10 +390,10 @@ int set_plan(struct ctx *c, const char *layout, uint64_t flags, bool dry_run,
 			       "PlanLayout", &e, &reply, "st", layout, flags);
 	if (r < 0) {
 		ret = topod_error(c, "set", &e, r);
-		/* the caller's mistake, as a usage error is */
-		if (sd_bus_error_has_names(&e,
-				"org.pcitopo.Topod1.Error.InvalidLayout",
-				SD_BUS_ERROR_INVALID_ARGS))
+		/* the caller's mistake, as a usage error is: EINVAL, topod's
+		 * (InvalidLayout) or freedesktop's (InvalidArgs: flags) */
+		if (topod_errno_of(e.name) == EINVAL ||
+		    sd_bus_error_has_name(&e, SD_BUS_ERROR_INVALID_ARGS))
 			ret = EXIT_USAGE;
 		else if (sd_bus_error_has_name(&e, SD_BUS_ERROR_UNKNOWN_METHOD))
 			fputs("topoctl: this topod has no dry run (PlanLayout); "

@@ -18,9 +18,6 @@
 
 #include "topod-client.h"
 
-#define F_FORCE		1
-#define F_POWER_CYCLE	2
-
 static uint64_t mono_usec(void)
 {
 	struct timespec ts;
@@ -119,9 +116,9 @@ int do_set(struct ctx *c, int argc, char **argv)
 
 	for (int i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "--force"))
-			flags |= F_FORCE;
+			flags |= TOPOD_F_FORCE;
 		else if (!strcmp(argv[i], "--power-cycle"))
-			flags |= F_POWER_CYCLE;
+			flags |= TOPOD_F_POWER_CYCLE;
 		else if (!strcmp(argv[i], "--no-wait"))
 			wait = false;
 		else if (!strcmp(argv[i], "--dry-run"))

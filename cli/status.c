@@ -48,7 +48,11 @@ int topod_connect(struct ctx *c, sd_bus **bus)
 int topod_error(struct ctx *c, const char *what, const sd_bus_error *e,
 		int r)
 {
-	const char *msg = e && e->message ? e->message : strerror(-r);
+	/* libsystemd knows none of topod's own names (r is -EIO for each):
+	 * their errno is topod1.h's */
+	int errnum = e ? topod_errno_of(e->name) : 0;
+	const char *msg = e && e->message ? e->message :
+			  strerror(errnum ? errnum : -r);
 
 	if (e && sd_bus_error_has_names(e, SD_BUS_ERROR_SERVICE_UNKNOWN,
 					SD_BUS_ERROR_NAME_HAS_NO_OWNER,
@@ -58,7 +62,7 @@ int topod_error(struct ctx *c, const char *what, const sd_bus_error *e,
 	else if (e && sd_bus_error_has_names(e, SD_BUS_ERROR_ACCESS_DENIED,
 			SD_BUS_ERROR_INTERACTIVE_AUTHORIZATION_REQUIRED))
 		fprintf(c->err, "topoctl: %s: access denied: %s\n", what, msg);
-	else if (e && sd_bus_error_has_name(e, "org.pcitopo.Topod1.Error.Busy"))
+	else if (errnum == EBUSY)
 		fprintf(c->err, "topoctl: %s: busy: %s\n", what, msg);
 	else
 		fprintf(c->err, "topoctl: %s: %s\n", what, msg);

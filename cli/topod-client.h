@@ -8,13 +8,10 @@
 
 #include <stddef.h>
 
+#include "pcitopo/topod1.h"
 #include "sdbus-dl.h"
 
 #include "topoctl.h"
-
-#define TOPOD_BUS_NAME	"org.pcitopo.Topod"
-#define TOPOD_OBJECT	"/org/pcitopo/Topod"
-#define TOPOD_IFACE	"org.pcitopo.Topod1"
 
 int do_set(struct ctx *c, int argc, char **argv);
 int do_status(struct ctx *c, int argc, char **argv);

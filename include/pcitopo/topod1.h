@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * org.pcitopo.Topod1: the names of topod's D-Bus API, the one copy, included
+ * by topod (daemon/topod) and topoctl (cli/set.c, status.c, dryrun.c).
+ * Documentation/org.pcitopo.Topod1.xml documents the methods, properties and
+ * signals; tests/topod/topod1-names.py (run by tests/topod/t-topod.sh)
+ * checks that it and this header agree: names, flag bits, errors' errno.
+ *
+ * Userspace, and it needs no sd-bus header: topoctl loads libsystemd at run
+ * time (cli/sdbus-dl.h).
+ */
+#ifndef PCITOPO_TOPOD1_H
+#define PCITOPO_TOPOD1_H
+
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+
+#define TOPOD_BUS_NAME		"org.pcitopo.Topod"	/* system bus */
+#define TOPOD_OBJECT		"/org/pcitopo/Topod"
+#define TOPOD_IFACE		"org.pcitopo.Topod1"
+
+/*
+ * SetLayout and PlanLayout flags. FORCE: switch although a process holds a
+ * moving GPU open or GPUs are missing; POWER_CYCLE: allow a power cycle
+ * through the BMC (switch-firmware platforms). Other bits: InvalidArgs.
+ */
+#define TOPOD_F_FORCE		UINT64_C(1)
+#define TOPOD_F_POWER_CYCLE	UINT64_C(2)
+#define TOPOD_F_ALL		(TOPOD_F_FORCE | TOPOD_F_POWER_CYCLE)
+
+/*
+ * Named errors: TOPOD_ERR_<ID> is the D-Bus name, TOPOD_ERRORS(X) the one
+ * table of them as X(ID, errno). topod registers its sd_bus_error_map from
+ * it and names its enum terr after it (TERR_<ID>: daemon/topod/bus.c,
+ * topod.h); topoctl maps a name it receives back with topod_errno_of().
+ *   Busy           a switch is in flight
+ *   InvalidLayout  not balance, common or cascade
+ *   Unsupported    the platform file lacks the layout
+ *   DeviceBusy     a process holds a moving GPU open, or a unit would not
+ *                  stop
+ *   BMC            the BMC does not answer, refuses, or its job failed
+ *   Timeout        a phase ran past its budget
+ *   Verify         GPUs missing, or not the layout asked for
+ * Besides these, topod answers with freedesktop's AccessDenied (polkit said
+ * no), InvalidArgs (unknown flag bits), LimitsExceeded (too many dry runs
+ * waiting) and Failed (anything else), which libsystemd maps itself.
+ */
+#define TOPOD_ERR		TOPOD_IFACE ".Error."
+#define TOPOD_ERR_BUSY		TOPOD_ERR "Busy"
+#define TOPOD_ERR_INVALID_LAYOUT	TOPOD_ERR "InvalidLayout"
+#define TOPOD_ERR_UNSUPPORTED	TOPOD_ERR "Unsupported"
+#define TOPOD_ERR_DEVICE_BUSY	TOPOD_ERR "DeviceBusy"
+#define TOPOD_ERR_BMC		TOPOD_ERR "BMC"
+#define TOPOD_ERR_TIMEOUT	TOPOD_ERR "Timeout"
+#define TOPOD_ERR_VERIFY	TOPOD_ERR "Verify"
+
+#define TOPOD_ERRORS(X)			\
+	X(BUSY, EBUSY)			\
+	X(INVALID_LAYOUT, EINVAL)	\
+	X(UNSUPPORTED, EOPNOTSUPP)	\
+	X(DEVICE_BUSY, ETXTBSY)		\
+	X(BMC, EREMOTEIO)		\
+	X(TIMEOUT, ETIMEDOUT)		\
+	X(VERIFY, EIO)
+
+/*
+ * The errno of an org.pcitopo.Topod1.Error.* name; 0 for any other name and
+ * for NULL. A client needs it: its libsystemd knows only freedesktop's names
+ * and has sd_bus_call_method() return -EIO for each of ours.
+ */
+static inline int topod_errno_of(const char *name)
+{
+	static const struct {
+		const char *name;
+		int errnum;
+	} map[] = {
+#define TOPOD_ERRNO_OF(id, errnum) { TOPOD_ERR_##id, errnum },
+		TOPOD_ERRORS(TOPOD_ERRNO_OF)
+#undef TOPOD_ERRNO_OF
+	};
+
+	for (size_t i = 0; name && i < sizeof(map) / sizeof(map[0]); i++)
+		if (!strcmp(name, map[i].name))
+			return map[i].errnum;
+	return 0;
+}
+
+#endif /* PCITOPO_TOPOD1_H */
