@@ -6,131 +6,160 @@
 #include <errno.h>
 #include <string.h>
 
+#include "print.h"
 #include "ptc.h"
 #include "topoctl.h"
 
-static void kv(struct ctx *c, const char *k, const char *v)
+/* The JSON of a device is its object from json_device() (the schema
+ * `export` shares), laid down first; each line or column the text shows is
+ * then written by one call, which replaces that key's value in place (or
+ * adds the key), so what the text shows is in the JSON. The link's figures
+ * stay the "link" object's; its text is worded from the same fields. */
+
+static void hex_string(char *buf, size_t len, unsigned int v, int digits)
 {
-	fprintf(c->out, "  %-12s %s\n", k, v && *v ? v : "-");
+	snprintf(buf, len, "%0*x", digits, v);
 }
 
 void print_detail(struct ctx *c, const struct pt_topology *t,
 		  const struct pt_device *dev, bool port)
 {
-	char name[16], buf[160], a[32], b[32];
+	char name[16], a[32], b[32], hex[3][12];
 	struct pt_device d;
 	const struct pt_device *h;
+	struct pr o;
 	size_t i;
-	int n;
 
 	(void)port;	/* every view shows the link a port sits on */
 	port_link_view(t, dev, &d);
-	if (c->json) {
-		emit_json(c, json_device(t, &d));
-		return;
-	}
 	dev_name(t, &d, name, sizeof(name));
-	fprintf(c->out, "%s%s%s%s\n", d.addr, name[0] ? " (" : "", name,
-		name[0] ? ")" : "");
-	kv(c, "role:", ptc_role_name(d.role));
-	kv(c, "kind:", ptc_kind_name(d.kind));
-	snprintf(buf, sizeof(buf), "%04x:%04x class %06x", d.vendor, d.device,
-		 d.class_code);
-	kv(c, "id:", buf);
-	kv(c, "parent:", d.parent);
-	kv(c, "switch:", d.sw);
-	kv(c, "root-port:", d.root_port);
-	kv(c, "host-bridge:", d.host_bridge);
+	pr_begin(&o, c);
+	pr_open_object(&o, PRINT_ANY, NULL);
+	pr_merge(&o, json_device(t, &d));
+	pr_string(&o, PRINT_ANY, "addr", "%s", d.addr);
+	pr_string_or(&o, PRINT_ANY, "name", " (%s)", name, NULL);
+	pr_nl(&o);
+	pr_string_or(&o, PRINT_ANY, "role", "  role:        %s\n",
+		     ptc_role_name(d.role), "-");
+	pr_string_or(&o, PRINT_ANY, "kind", "  kind:        %s\n",
+		     ptc_kind_name(d.kind), "-");
+	hex_string(hex[0], sizeof(hex[0]), d.vendor, 4);
+	hex_string(hex[1], sizeof(hex[1]), d.device, 4);
+	hex_string(hex[2], sizeof(hex[2]), d.class_code, 6);
+	pr_string(&o, PRINT_ANY, "vendor", "  id:          %s", hex[0]);
+	pr_string(&o, PRINT_ANY, "device", ":%s", hex[1]);
+	pr_string(&o, PRINT_ANY, "class", " class %s\n", hex[2]);
+	pr_string_or(&o, PRINT_ANY, "parent", "  parent:      %s\n", d.parent,
+		     "-");
+	pr_string_or(&o, PRINT_ANY, "switch", "  switch:      %s\n", d.sw, "-");
+	pr_string_or(&o, PRINT_ANY, "root_port", "  root-port:   %s\n",
+		     d.root_port, "-");
+	pr_string_or(&o, PRINT_ANY, "host_bridge", "  host-bridge: %s\n",
+		     d.host_bridge, "-");
 	if (d.numa_node >= 0)
-		snprintf(buf, sizeof(buf), "%d", d.numa_node);
+		pr_int(&o, PRINT_ANY, "numa_node", "  numa-node:   %d\n",
+		       d.numa_node);
 	else
-		snprintf(buf, sizeof(buf), "unknown");
-	kv(c, "numa-node:", buf);
+		pr_null(&o, PRINT_ANY, "numa_node", "  numa-node:   %s\n",
+			"unknown");
 	if (d.kind == PCITOPO_KIND_NIC) {
-		kv(c, "rdma:", d.rdma[0] ? d.rdma : "none (not an RDMA device: "
-		   "nvidia-smi and NCCL's IB transport skip it)");
-		if (d.netdev[0])
-			kv(c, "netdev:", d.netdev);
+		pr_string_or(&o, PRINT_ANY, "rdma", "  rdma:        %s\n", d.rdma,
+			     "none (not an RDMA device: nvidia-smi and NCCL's IB transport skip it)");
+		pr_string_or(&o, PRINT_ANY, "netdev", "  netdev:      %s\n",
+			     d.netdev, NULL);
 	}
 	if (dev_has_link(&d)) {
 		fmt_link(a, sizeof(a), d.link_speed, d.link_width);
 		fmt_link(b, sizeof(b), d.link_max_speed, d.link_max_width);
+		pr_text(&o, "  link:        %s (max %s)", a, b);
+		/* a downstream port shows the link of the device below it */
 		h = link_holder(t, dev);
-		snprintf(buf, sizeof(buf), "%s (max %s)%s%s", a, b,
-			 h && h != dev ? " to " : "",
-			 h && h != dev ? h->addr : "");
-		kv(c, "link:", buf);
+		if (h && h != dev)
+			pr_string(&o, PRINT_ANY, "link_to", " to %s", h->addr);
+		pr_nl(&o);
 		fmt_bw(a, sizeof(a), d.link_bw);
 		fmt_bw(b, sizeof(b), d.link_max_bw);
-		snprintf(buf, sizeof(buf), "%s (max %s) each way", a, b);
-		kv(c, "bandwidth:", buf);
+		pr_text(&o, "  bandwidth:   %s (max %s) each way\n", a, b);
 	} else {
-		kv(c, "link:", "none");
+		pr_text(&o, "  link:        none\n");
 	}
 	if (pt_has(&d, PCITOPO_A_DEV_SLOT)) {
-		snprintf(buf, sizeof(buf), "%u%s", d.slot,
-			 d.hotplug ? " (hotplug)" : "");
-		kv(c, "slot:", buf);
+		pr_uint(&o, PRINT_ANY, "slot", "  slot:        %u", d.slot);
+		pr_bool(&o, PRINT_ANY, "hotplug",
+			d.hotplug ? " (hotplug)\n" : "\n", d.hotplug);
 	}
 	if (pt_has(&d, PCITOPO_A_DEV_ACS_CAP) && d.acs_cap) {
-		snprintf(buf, sizeof(buf), "cap %04x ctrl %04x%s", d.acs_cap,
-			 d.acs_ctrl,
-			 pt_device_acs_redirect(&d) ? " (P2P redirect on)" : "");
-		kv(c, "acs:", buf);
+		hex_string(hex[0], sizeof(hex[0]), d.acs_cap, 4);
+		hex_string(hex[1], sizeof(hex[1]), d.acs_ctrl, 4);
+		pr_string(&o, PRINT_ANY, "acs_cap", "  acs:         cap %s",
+			  hex[0]);
+		pr_string(&o, PRINT_ANY, "acs_ctrl", " ctrl %s", hex[1]);
+		pr_bool(&o, PRINT_ANY, "acs_redirect",
+			pt_device_acs_redirect(&d) ? " (P2P redirect on)\n" :
+						     "\n",
+			pt_device_acs_redirect(&d));
 	}
-	fmt_dev_flags(buf, sizeof(buf), &d);
-	kv(c, "flags:", buf);
-	buf[0] = '\0';
-	for (i = 0, n = 0; i < t->n_devices; i++) {
-		size_t len = strlen(buf);
+	pr_words(&o, PRINT_ANY, "flags", "  flags:       %s\n",
+		 json_dev_flags(&d));
+	pr_open_array(&o, PRINT_ANY, "children", "  children:    ", " ");
+	for (i = 0; i < t->n_devices; i++)
+		if (!strcmp(t->devices[i].parent, d.addr))
+			pr_string(&o, PRINT_ANY, NULL, "%s", t->devices[i].addr);
+	pr_close_array(&o, "\n", NULL);
+	pr_close_object(&o);
+	(void)pr_end(&o);
+}
 
-		if (strcmp(t->devices[i].parent, d.addr))
-			continue;
-		snprintf(buf + len, sizeof(buf) - len, "%s%s", n++ ? " " : "",
-			 t->devices[i].addr);
-	}
-	if (n)
-		kv(c, "children:", buf);
+/* One row of `dev list`: as print_detail(), the device's object with each
+ * column the text shows written into it by the same call. */
+static void print_dev_row(struct pr *o, const struct pt_topology *t,
+			  const struct pt_device *d)
+{
+	char name[16], hex[3][12];
+
+	dev_name(t, d, name, sizeof(name));
+	hex_string(hex[0], sizeof(hex[0]), d->vendor, 4);
+	hex_string(hex[1], sizeof(hex[1]), d->device, 4);
+	hex_string(hex[2], sizeof(hex[2]), d->class_code, 6);
+	pr_open_object(o, PRINT_ANY, NULL);
+	pr_merge(o, json_device(t, d));
+	pr_string(o, PRINT_ANY, "addr", "%-13s", d->addr);
+	pr_string_or(o, PRINT_ANY, "name", " %-6s", name, "-");
+	pr_string(o, PRINT_ANY, "role", " %-10s", ptc_role_name(d->role));
+	pr_string(o, PRINT_ANY, "kind", " %-7s", ptc_kind_name(d->kind));
+	pr_string(o, PRINT_ANY, "vendor", " %s", hex[0]);
+	pr_string(o, PRINT_ANY, "device", ":%s", hex[1]);
+	pr_string(o, PRINT_ANY, "class", " %s", hex[2]);
+	if (d->numa_node >= 0)
+		pr_int(o, PRINT_ANY, "numa_node", " %-4d", d->numa_node);
+	else
+		pr_null(o, PRINT_ANY, "numa_node", " %-4s", "-");
+	pr_string_or(o, PRINT_ANY, "parent", " %-13s", d->parent, "-");
+	/* the column is every device's; the key only a NIC's (json_device) */
+	pr_string_or(o, d->kind == PCITOPO_KIND_NIC ? PRINT_ANY : PRINT_FP,
+		     "rdma", " %s\n", d->rdma, "-");
+	pr_close_object(o);
 }
 
 int print_devs(struct ctx *c, const struct pt_topology *t,
 	       const struct pt_device *only)
 {
-	char name[16], numa[12];
-	struct json_object *a;
+	struct pr o;
 	size_t i;
 
 	if (only) {
 		print_detail(c, t, only, false);
 		return 0;
 	}
-	if (c->json) {
-		a = json_object_new_array();
-		for (i = 0; i < t->n_devices; i++)
-			json_object_array_add(a, json_device(t, &t->devices[i]));
-		emit_json(c, a);
-		return 0;
-	}
-	fprintf(c->out, "%-13s %-6s %-10s %-7s %-9s %-6s %-4s %-13s %s\n",
+	pr_begin(&o, c);
+	pr_text(&o, "%-13s %-6s %-10s %-7s %-9s %-6s %-4s %-13s %s\n",
 		"ADDRESS", "NAME", "ROLE", "KIND", "ID", "CLASS", "NUMA",
 		"PARENT", "RDMA");
-	for (i = 0; i < t->n_devices; i++) {
-		const struct pt_device *d = &t->devices[i];
-		char id[12];
-
-		dev_name(t, d, name, sizeof(name));
-		snprintf(id, sizeof(id), "%04x:%04x", d->vendor, d->device);
-		if (d->numa_node >= 0)
-			snprintf(numa, sizeof(numa), "%d", d->numa_node);
-		else
-			strcpy(numa, "-");
-		fprintf(c->out, "%-13s %-6s %-10s %-7s %-9s %06x %-4s %-13s %s\n",
-			d->addr, name[0] ? name : "-", ptc_role_name(d->role),
-			ptc_kind_name(d->kind), id, d->class_code, numa,
-			d->parent[0] ? d->parent : "-",
-			d->rdma[0] ? d->rdma : "-");
-	}
-	return 0;
+	pr_open_array(&o, PRINT_ANY, NULL, NULL, NULL);
+	for (i = 0; i < t->n_devices; i++)
+		print_dev_row(&o, t, &t->devices[i]);
+	pr_close_array(&o, NULL, NULL);
+	return pr_end(&o) ? 1 : 0;
 }
 
 /* Report a DEV argument that names nothing; returns the exit code 1. */

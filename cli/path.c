@@ -3,11 +3,14 @@
  * topoctl path show A B: the module's class, hop count, common bridge and
  * bottleneck for a pair of endpoints, and the route itself, walked from the
  * device table: up from A to the common bridge (or to the root ports and host
- * bridges when there is none), then down to B.
+ * bridges when there is none), then down to B. Text and -j come from the
+ * same calls (print.h): each hop has its name and its marks ("common",
+ * "bottleneck") in both.
  */
 #include <errno.h>
 #include <string.h>
 
+#include "print.h"
 #include "ptc.h"
 #include "topoctl.h"
 
@@ -65,15 +68,45 @@ static size_t route(const struct pt_topology *t, const struct pt_device *a,
 	return n;
 }
 
+/* One hop of the route: a device, or a host bridge (d NULL). The text is
+ * "ADDR ROLE NAME (MARKS)" in columns with no trailing blanks, so a column
+ * is padded only when something follows it. */
+static void print_hop(struct pr *o, const struct pt_topology *t,
+		      const struct pt_path *p, const struct hop *h)
+{
+	const struct pt_device *d = h->d;
+	bool common = d && !strcmp(d->addr, p->common);
+	bool neck = d && !strcmp(d->addr, p->bottleneck);
+	bool marks = common || neck;
+	char name[16] = "";
+
+	if (d)
+		dev_name(t, d, name, sizeof(name));
+	pr_open_object(o, PRINT_ANY, NULL);
+	pr_string(o, PRINT_ANY, "addr", "    %-13s",
+		  d ? d->addr : h->host_bridge);
+	pr_string(o, PRINT_ANY, "role", name[0] || marks ? " %-10s" : " %s",
+		  d ? ptc_role_name(d->role) : "host-bridge");
+	pr_string_or(o, PRINT_ANY, "name", marks ? " %-5s" : " %s", name,
+		     marks ? "" : NULL);
+	pr_open_array(o, PRINT_ANY, "marks", " (", ", ");
+	if (common)
+		pr_string(o, PRINT_ANY, NULL, "%s", "common");
+	if (neck)
+		pr_string(o, PRINT_ANY, NULL, "%s", "bottleneck");
+	pr_close_array(o, ")\n", "\n");
+	pr_close_object(o);
+}
+
 int print_path(struct ctx *c, const struct pt_topology *t,
 	       const struct pt_path *p)
 {
 	const struct pt_device *a = pt_topology_find(t, p->a);
 	const struct pt_device *b = pt_topology_find(t, p->b);
-	char na[16] = "", nb[16] = "", buf[64], name[16];
+	char na[16] = "", nb[16] = "", bw[32];
 	struct hop hops[2 * MAX_DEPTH + 2];
-	struct json_object *o = NULL, *r = NULL, *h;
-	size_t n = 0, i, len;
+	struct pr o;
+	size_t n = 0, i;
 
 	if (a)
 		dev_name(t, a, na, sizeof(na));
@@ -81,60 +114,35 @@ int print_path(struct ctx *c, const struct pt_topology *t,
 		dev_name(t, b, nb, sizeof(nb));
 	if (a && b)
 		n = route(t, a, b, hops, sizeof(hops) / sizeof(hops[0]));
-	if (c->json) {
-		o = json_path(t, p);
-		r = json_object_new_array();
-	} else {
-		fprintf(c->out, "%s%s%s%s -> %s%s%s%s\n", p->a,
-			na[0] ? " (" : "", na, na[0] ? ")" : "", p->b,
-			nb[0] ? " (" : "", nb, nb[0] ? ")" : "");
-		fprintf(c->out, "  %-12s %s\n", "class:",
-			ptc_class_name(p->path_class));
-		fprintf(c->out, "  %-12s %u\n", "hops:", p->hops);
-		fprintf(c->out, "  %-12s %s\n", "common:",
-			p->common[0] ? p->common : "- (host bridge or above)");
-		fmt_bw(buf, sizeof(buf), p->bottleneck_bw);
-		fprintf(c->out, "  %-12s %s, %s each way\n", "bottleneck:",
-			p->bottleneck[0] ? p->bottleneck : "-", buf);
-		fmt_path_flags(buf, sizeof(buf), p->flags);
-		fprintf(c->out, "  %-12s %s\n", "flags:", buf);
-		fprintf(c->out, "  route:\n");
-	}
-	for (i = 0; i < n; i++) {
-		const struct pt_device *d = hops[i].d;
-		const char *mark = "";
-
-		if (d && !strcmp(d->addr, p->common))
-			mark = "common";
-		if (d && !strcmp(d->addr, p->bottleneck))
-			mark = *mark ? "common, bottleneck" : "bottleneck";
-		if (r) {
-			h = json_object_new_object();
-			json_object_object_add(h, "addr", json_object_new_string(
-				d ? d->addr : hops[i].host_bridge));
-			json_object_object_add(h, "role", json_object_new_string(
-				d ? ptc_role_name(d->role) : "host-bridge"));
-			json_object_array_add(r, h);
-			continue;
-		}
-		if (!d) {
-			fprintf(c->out, "    %-13s %s\n", hops[i].host_bridge,
-				"host-bridge");
-			continue;
-		}
-		dev_name(t, d, name, sizeof(name));
-		snprintf(buf, sizeof(buf), "%-13s %-10s %-5s %s%s%s", d->addr,
-			 ptc_role_name(d->role), name, *mark ? "(" : "", mark,
-			 *mark ? ")" : "");
-		for (len = strlen(buf); len && buf[len - 1] == ' ';)
-			buf[--len] = '\0';
-		fprintf(c->out, "    %s\n", buf);
-	}
-	if (o) {
-		json_object_object_add(o, "route", r);
-		emit_json(c, o);
-	}
-	return 0;
+	fmt_bw(bw, sizeof(bw), p->bottleneck_bw);
+	pr_begin(&o, c);
+	pr_open_object(&o, PRINT_ANY, NULL);
+	/* the path's object as `export` has it; each field the text shows is
+	 * then written into it by the call that prints it */
+	pr_merge(&o, json_path(t, p));
+	pr_string(&o, PRINT_ANY, "a", "%s", p->a);
+	pr_string_or(&o, PRINT_ANY, "a_name", " (%s)", na, NULL);
+	pr_string(&o, PRINT_ANY, "b", " -> %s", p->b);
+	pr_string_or(&o, PRINT_ANY, "b_name", " (%s)", nb, NULL);
+	pr_nl(&o);
+	pr_string(&o, PRINT_ANY, "class", "  class:       %s\n",
+		  ptc_class_name(p->path_class));
+	pr_uint(&o, PRINT_ANY, "hops", "  hops:        %u\n", p->hops);
+	pr_string_or(&o, PRINT_ANY, "common", "  common:      %s\n", p->common,
+		     "- (host bridge or above)");
+	pr_string_or(&o, PRINT_ANY, "bottleneck", "  bottleneck:  %s",
+		     p->bottleneck, "-");
+	pr_uint_as(&o, PRINT_ANY, "bottleneck_bw", p->bottleneck_bw,
+		   ", %s each way\n", bw);
+	pr_words(&o, PRINT_ANY, "flags", "  flags:       %s\n",
+		 json_path_flags(p->flags));
+	pr_text(&o, "  route:\n");
+	pr_open_array(&o, PRINT_ANY, "route", NULL, NULL);
+	for (i = 0; i < n; i++)
+		print_hop(&o, t, p, &hops[i]);
+	pr_close_array(&o, NULL, NULL);
+	pr_close_object(&o);
+	return pr_end(&o) ? 1 : 0;
 }
 
 static int path_show(struct ctx *c, int argc, char **argv)

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "print.h"
 #include "ptc.h"
 #include "topoctl.h"
 
@@ -58,50 +59,54 @@ void port_link_view(const struct pt_topology *t, const struct pt_device *d,
 	out->present |= PT_BIT(PCITOPO_A_DEV_LINK_FLAGS);	/* 0: "no link" */
 }
 
+/* One row of the table. The JSON is the device's object (json_device(), the
+ * schema `export` shares); each column the text shows is written by the
+ * same call into it. LINK..MAX-BW are the text of its "link" object. */
+static void print_port_row(struct pr *o, const struct pt_topology *t,
+			   const struct pt_device *v)
+{
+	char link[32] = "-", max[32] = "-", bw[24], mbw[24];
+	bool has = dev_has_link(v);
+
+	if (has) {
+		fmt_link(link, sizeof(link), v->link_speed, v->link_width);
+		fmt_link(max, sizeof(max), v->link_max_speed, v->link_max_width);
+	}
+	fmt_bw(bw, sizeof(bw), has ? v->link_bw : 0);
+	fmt_bw(mbw, sizeof(mbw), has ? v->link_max_bw : 0);
+	pr_open_object(o, PRINT_ANY, NULL);
+	pr_merge(o, json_device(t, v));
+	pr_string(o, PRINT_ANY, "addr", "%-13s", v->addr);
+	pr_string(o, PRINT_ANY, "role", " %-10s", ptc_role_name(v->role));
+	pr_string_or(o, PRINT_ANY, "switch", " %-13s", v->sw, "-");
+	pr_text(o, " %-12s %-12s %-10s %-10s", link, max, bw, mbw);
+	pr_words(o, PRINT_ANY, "flags", " %s\n", json_dev_flags(v));
+	pr_close_object(o);
+}
+
 int print_ports(struct ctx *c, const struct pt_topology *t,
 		const struct pt_device *only)
 {
-	char link[32], max[32], bw[24], mbw[24], flags[128];
-	struct json_object *a = NULL;
 	struct pt_device v;
+	struct pr o;
 	size_t i;
 
 	if (only) {
 		print_detail(c, t, only, true);
 		return 0;
 	}
-	if (c->json)
-		a = json_object_new_array();
-	else
-		fprintf(c->out, "%-13s %-10s %-13s %-12s %-12s %-10s %-10s %s\n",
-			"PORT", "ROLE", "SWITCH", "LINK", "MAX", "BW", "MAX-BW",
-			"FLAGS");
+	pr_begin(&o, c);
+	pr_text(&o, "%-13s %-10s %-13s %-12s %-12s %-10s %-10s %s\n", "PORT",
+		"ROLE", "SWITCH", "LINK", "MAX", "BW", "MAX-BW", "FLAGS");
+	pr_open_array(&o, PRINT_ANY, NULL, NULL, NULL);
 	for (i = 0; i < t->n_devices; i++) {
 		if (!is_port(&t->devices[i]))
 			continue;
 		port_link_view(t, &t->devices[i], &v);
-		if (a) {
-			json_object_array_add(a, json_device(t, &v));
-			continue;
-		}
-		if (dev_has_link(&v)) {
-			fmt_link(link, sizeof(link), v.link_speed, v.link_width);
-			fmt_link(max, sizeof(max), v.link_max_speed,
-				 v.link_max_width);
-		} else {
-			strcpy(link, "-");
-			strcpy(max, "-");
-		}
-		fmt_bw(bw, sizeof(bw), dev_has_link(&v) ? v.link_bw : 0);
-		fmt_bw(mbw, sizeof(mbw), dev_has_link(&v) ? v.link_max_bw : 0);
-		fmt_dev_flags(flags, sizeof(flags), &v);
-		fprintf(c->out, "%-13s %-10s %-13s %-12s %-12s %-10s %-10s %s\n",
-			v.addr, ptc_role_name(v.role), v.sw[0] ? v.sw : "-",
-			link, max, bw, mbw, flags);
+		print_port_row(&o, t, &v);
 	}
-	if (a)
-		emit_json(c, a);
-	return 0;
+	pr_close_array(&o, NULL, NULL);
+	return pr_end(&o) ? 1 : 0;
 }
 
 static int port_list(struct ctx *c, int argc, char **argv)

@@ -3,8 +3,10 @@
  * topoctl show: the layout and why, the counts, then every GPU and NIC in
  * PCI bus order with its switch, root port, NUMA node and link.
  */
+#include <inttypes.h>
 #include <string.h>
 
+#include "print.h"
 #include "ptc.h"
 #include "topoctl.h"
 
@@ -30,71 +32,70 @@ static void for_each_listed(const struct pt_topology *t,
 				fn(c, t, &t->devices[i], arg);
 }
 
-static void text_row(struct ctx *c, const struct pt_topology *t,
-		     const struct pt_device *d, void *arg)
+/* One row: the device's object (json_device(), the schema `export` shares),
+ * each column the text shows written into it by the same call; LINK and MAX
+ * are the text of its "link" object. */
+static void print_row(struct ctx *c, const struct pt_topology *t,
+		      const struct pt_device *d, void *arg)
 {
-	char name[16], link[32], max[32], numa[12], flags[128];
+	char name[16], link[32] = "-", max[32] = "-";
+	struct pr *o = arg;
 
-	(void)arg;
+	(void)c;
 	dev_name(t, d, name, sizeof(name));
 	if (dev_has_link(d)) {
 		fmt_link(link, sizeof(link), d->link_speed, d->link_width);
 		fmt_link(max, sizeof(max), d->link_max_speed, d->link_max_width);
-	} else {
-		strcpy(link, "-");
-		strcpy(max, "-");
 	}
+	pr_open_object(o, PRINT_ANY, NULL);
+	pr_merge(o, json_device(t, d));
+	pr_string(o, PRINT_ANY, "name", "%-6s", name);
+	pr_string(o, PRINT_ANY, "addr", " %-13s", d->addr);
+	pr_string_or(o, PRINT_ANY, "switch", " %-13s", d->sw, "-");
+	pr_string_or(o, PRINT_ANY, "root_port", " %-13s", d->root_port, "-");
 	if (d->numa_node >= 0)
-		snprintf(numa, sizeof(numa), "%d", d->numa_node);
+		pr_int(o, PRINT_ANY, "numa_node", " %-4d", d->numa_node);
 	else
-		strcpy(numa, "-");
-	fmt_dev_flags(flags, sizeof(flags), d);
-	fprintf(c->out, "%-6s %-13s %-13s %-13s %-4s %-12s %-12s %s\n", name,
-		d->addr, d->sw[0] ? d->sw : "-",
-		d->root_port[0] ? d->root_port : "-", numa, link, max, flags);
-}
-
-static void json_row(struct ctx *c, const struct pt_topology *t,
-		     const struct pt_device *d, void *arg)
-{
-	(void)c;
-	json_object_array_add(arg, json_device(t, d));
+		pr_null(o, PRINT_ANY, "numa_node", " %-4s", "-");
+	pr_text(o, " %-12s %-12s", link, max);
+	pr_words(o, PRINT_ANY, "flags", " %s\n", json_dev_flags(d));
+	pr_close_object(o);
 }
 
 int print_show(struct ctx *c, const struct pt_topology *t)
 {
 	const struct pt_summary *s = &t->summary;
-	struct json_object *o, *a;
+	struct pr o;
 
-	if (c->json) {
-		o = json_summary(s);
-		json_object_object_add(o, "source",
-				       json_object_new_string(source_name(c)));
-		a = json_object_new_array();
-		for_each_listed(t, json_row, c, a);
-		json_object_object_add(o, "endpoints", a);
-		emit_json(c, o);
-		return 0;
-	}
-	fprintf(c->out, "layout: %s", ptc_layout_name(s->layout));
-	if (s->reason[0])
-		fprintf(c->out, " (%s)", s->reason);
-	fprintf(c->out, "\n"
-		"gpus %u nics %u nvmes %u switches %u root-ports %u "
-		"numa-nodes %u devices %u paths %u\n",
-		s->count_gpus, s->count_nics, s->count_nvmes, s->count_switches,
-		s->count_root_ports, s->count_numa_nodes, s->count_devices,
-		s->count_paths);
+	pr_begin(&o, c);
+	pr_open_object(&o, PRINT_ANY, NULL);
+	pr_merge(&o, json_summary(s));
+	pr_string(&o, PRINT_ANY, "layout", "layout: %s",
+		  ptc_layout_name(s->layout));
+	pr_string_or(&o, PRINT_ANY, "reason", " (%s)", s->reason, NULL);
+	pr_nl(&o);
+	pr_uint(&o, PRINT_ANY, "gpus", "gpus %u", s->count_gpus);
+	pr_uint(&o, PRINT_ANY, "nics", " nics %u", s->count_nics);
+	pr_uint(&o, PRINT_ANY, "nvmes", " nvmes %u", s->count_nvmes);
+	pr_uint(&o, PRINT_ANY, "switches", " switches %u", s->count_switches);
+	pr_uint(&o, PRINT_ANY, "root_ports", " root-ports %u",
+		s->count_root_ports);
+	pr_uint(&o, PRINT_ANY, "numa_nodes", " numa-nodes %u",
+		s->count_numa_nodes);
+	pr_uint(&o, PRINT_ANY, "devices", " devices %u", s->count_devices);
+	pr_uint(&o, PRINT_ANY, "paths", " paths %u\n", s->count_paths);
 	/* the sysfs source has no generation (the module's start at 1) */
-	if (c->from_sysfs)
-		fputs("source: sysfs\n\n", c->out);
-	else
-		fprintf(c->out, "generation %llu\n\n",
-			(unsigned long long)s->generation);
-	fprintf(c->out, "%-6s %-13s %-13s %-13s %-4s %-12s %-12s %s\n", "DEV",
+	pr_string(&o, c->from_sysfs ? PRINT_ANY : PRINT_JSON, "source",
+		  "source: %s\n\n", source_name(c));
+	pr_u64(&o, c->from_sysfs ? PRINT_JSON : PRINT_ANY, "generation",
+	       "generation %" PRIu64 "\n\n", s->generation);
+	pr_text(&o, "%-6s %-13s %-13s %-13s %-4s %-12s %-12s %s\n", "DEV",
 		"ADDRESS", "SWITCH", "ROOT-PORT", "NUMA", "LINK", "MAX", "FLAGS");
-	for_each_listed(t, text_row, c, NULL);
-	return 0;
+	pr_open_array(&o, PRINT_ANY, "endpoints", NULL, NULL);
+	for_each_listed(t, print_row, c, &o);
+	pr_close_array(&o, NULL, NULL);
+	pr_close_object(&o);
+	return pr_end(&o) ? 1 : 0;
 }
 
 int do_show(struct ctx *c, int argc, char **argv)

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "print.h"
 #include "ptc.h"
 #include "topoctl.h"
 
@@ -82,33 +83,6 @@ static const struct pt_path *find(const struct pt_topology *t,
 	return p;
 }
 
-/* The text of one cell; *marks collects the markers used. */
-static void cell(const struct pt_topology *t, const struct ends *e,
-		 const struct pt_device *a, const struct pt_device *b,
-		 char *buf, size_t len, unsigned int *marks)
-{
-	const struct pt_path *p;
-	struct pt_path tmp;
-
-	if (a == b) {
-		snprintf(buf, len, " X ");
-		return;
-	}
-	p = find(t, e, a, b, &tmp);
-	if (!p) {
-		snprintf(buf, len, "-");
-		*marks |= MARK_NONE;
-		return;
-	}
-	snprintf(buf, len, "%s%s%s", ptc_class_name(p->path_class),
-		 p->flags & PCITOPO_PATH_F_ACS_REDIRECT ? "*" : "",
-		 p->flags & PCITOPO_PATH_F_NUMA_UNKNOWN ? "?" : "");
-	if (p->flags & PCITOPO_PATH_F_ACS_REDIRECT)
-		*marks |= MARK_ACS;
-	if (p->flags & PCITOPO_PATH_F_NUMA_UNKNOWN)
-		*marks |= MARK_NUMA;
-}
-
 static void legend(struct ctx *c, const struct pt_topology *t,
 		   const struct ends *e, unsigned int marks)
 {
@@ -152,108 +126,120 @@ static void legend(struct ctx *c, const struct pt_topology *t,
 	}
 }
 
-static void print_text(struct ctx *c, const struct pt_topology *t,
-		       const struct ends *e)
+/* One cell: " X " on the diagonal, "-" when no path is known, else the
+ * class; in the text its flags are the markers "*" and "?" the legend
+ * explains (*marks collects those used), in the JSON the words. */
+static void print_cell(struct pr *o, const struct pt_topology *t,
+		       const struct ends *e, size_t i, size_t j,
+		       unsigned int *marks)
 {
-	unsigned int marks = 0;
-	char name[16], buf[32], cpus[256];
-	size_t i, j;
+	const struct pt_path *p = NULL;
+	struct pt_path tmp;
+	unsigned int flags;
+	char other[16];
 
-	for (i = 0; i < e->n; i++) {
-		dev_name(t, e->d[i], name, sizeof(name));
-		fprintf(c->out, "\t%s", name);
-	}
-	fputs("\tCPU Affinity\tNUMA Affinity\n", c->out);
-	for (i = 0; i < e->n; i++) {
-		dev_name(t, e->d[i], name, sizeof(name));
-		fputs(name, c->out);
-		for (j = 0; j < e->n; j++) {
-			cell(t, e, e->d[i], e->d[j], buf, sizeof(buf), &marks);
-			fprintf(c->out, "\t%s", buf);
-		}
-		numa_cpulist(c, e->d[i]->numa_node, cpus, sizeof(cpus));
-		if (e->d[i]->numa_node >= 0)
-			fprintf(c->out, "\t%s\t%d\n", cpus, e->d[i]->numa_node);
-		else
-			fprintf(c->out, "\t%s\tN/A\n", cpus);
-	}
-	legend(c, t, e, marks);
+	if (i != j)
+		p = find(t, e, e->d[i], e->d[j], &tmp);
+	flags = p ? p->flags : 0;
+	dev_name(t, e->d[j], other, sizeof(other));
+	pr_open_object(o, PRINT_ANY, other);
+	if (i == j)
+		pr_string(o, PRINT_ANY, "class", "\t %s ", "X");
+	else
+		pr_string_or(o, PRINT_ANY, "class", "\t%s",
+			     p ? ptc_class_name(p->path_class) : NULL, "-");
+	pr_json(o, "flags", json_path_flags(flags));
+	pr_text(o, "%s%s", flags & PCITOPO_PATH_F_ACS_REDIRECT ? "*" : "",
+		flags & PCITOPO_PATH_F_NUMA_UNKNOWN ? "?" : "");
+	if (p == &tmp)
+		pr_bool(o, PRINT_JSON, "derived", NULL, true);
+	pr_close_object(o);
+	if (i != j && !p)
+		*marks |= MARK_NONE;
+	if (flags & PCITOPO_PATH_F_ACS_REDIRECT)
+		*marks |= MARK_ACS;
+	if (flags & PCITOPO_PATH_F_NUMA_UNKNOWN)
+		*marks |= MARK_NUMA;
 }
 
-static void print_json(struct ctx *c, const struct pt_topology *t,
-		       const struct ends *e)
+/* One row: the device, its cells, its CPU and NUMA affinity. The JSON has
+ * the affinities before the cells, the text after: their keys are laid
+ * down first (null), and the calls after the cells fill them in place. */
+static void print_row(struct pr *o, struct ctx *c, const struct pt_topology *t,
+		      const struct ends *e, size_t i, unsigned int *marks)
 {
-	struct json_object *o = json_object_new_object(), *rows, *row, *cells;
-	char name[16], other[16], cpus[256];
-	size_t i, j;
+	const struct pt_device *d = e->d[i];
+	char name[16], cpus[256];
+	size_t j;
 
-	json_object_object_add(o, "generation",
-			       json_object_new_int64((int64_t)t->generation));
-	json_object_object_add(o, "source",
-			       json_object_new_string(source_name(c)));
-	rows = json_object_new_array();
-	for (i = 0; i < e->n; i++) {
-		row = json_object_new_object();
-		dev_name(t, e->d[i], name, sizeof(name));
-		json_object_object_add(row, "name", json_object_new_string(name));
-		json_object_object_add(row, "addr",
-				       json_object_new_string(e->d[i]->addr));
-		if (e->d[i]->kind == PCITOPO_KIND_NIC) {
-			json_object_object_add(row, "rdma", e->d[i]->rdma[0] ?
-				json_object_new_string(e->d[i]->rdma) : NULL);
-			json_object_object_add(row, "netdev", e->d[i]->netdev[0] ?
-				json_object_new_string(e->d[i]->netdev) : NULL);
-		}
-		numa_cpulist(c, e->d[i]->numa_node, cpus, sizeof(cpus));
-		json_object_object_add(row, "cpu_affinity",
-				       strcmp(cpus, "N/A") ?
-				       json_object_new_string(cpus) : NULL);
-		json_object_object_add(row, "numa_affinity",
-				       e->d[i]->numa_node >= 0 ?
-				       json_object_new_int(e->d[i]->numa_node) :
-				       NULL);
-		cells = json_object_new_object();
-		for (j = 0; j < e->n; j++) {
-			struct pt_path tmp;
-			const struct pt_path *p = i == j ? NULL :
-				find(t, e, e->d[i], e->d[j], &tmp);
-			struct json_object *v = json_object_new_object();
-
-			dev_name(t, e->d[j], other, sizeof(other));
-			json_object_object_add(v, "class", i == j ?
-				json_object_new_string("X") : p ?
-				json_object_new_string(ptc_class_name(p->path_class)) :
-				NULL);
-			json_object_object_add(v, "flags",
-					       json_path_flags(p ? p->flags : 0));
-			if (p == &tmp)
-				json_object_object_add(v, "derived",
-						json_object_new_boolean(1));
-			json_object_object_add(cells, other, v);
-		}
-		json_object_object_add(row, "paths", cells);
-		json_object_array_add(rows, row);
+	dev_name(t, d, name, sizeof(name));
+	numa_cpulist(c, d->numa_node, cpus, sizeof(cpus));
+	pr_open_object(o, PRINT_ANY, NULL);
+	pr_string(o, PRINT_ANY, "name", "%s", name);
+	pr_string(o, PRINT_JSON, "addr", NULL, d->addr);
+	if (d->kind == PCITOPO_KIND_NIC) {
+		pr_string(o, PRINT_JSON, "rdma", NULL, d->rdma);
+		pr_string(o, PRINT_JSON, "netdev", NULL, d->netdev);
 	}
-	json_object_object_add(o, "devices", rows);
-	emit_json(c, o);
+	pr_null(o, PRINT_JSON, "cpu_affinity", NULL, NULL);
+	pr_null(o, PRINT_JSON, "numa_affinity", NULL, NULL);
+	pr_open_object(o, PRINT_ANY, "paths");
+	for (j = 0; j < e->n; j++)
+		print_cell(o, t, e, i, j, marks);
+	pr_close_object(o);
+	pr_string_or(o, PRINT_ANY, "cpu_affinity", "\t%s",
+		     strcmp(cpus, "N/A") ? cpus : NULL, "N/A");
+	if (d->numa_node >= 0)
+		pr_int(o, PRINT_ANY, "numa_affinity", "\t%d\n", d->numa_node);
+	else
+		pr_null(o, PRINT_ANY, "numa_affinity", "\t%s\n", "N/A");
+	pr_close_object(o);
+}
+
+/* The text is nvidia-smi's layout (a header row, tab-separated rows, the
+ * legend), the JSON one object per row; both come from this one loop. */
+static int print_matrix(struct ctx *c, const struct pt_topology *t,
+			const struct ends *e)
+{
+	unsigned int marks = 0;
+	char name[16];
+	struct pr o;
+	size_t i;
+
+	pr_begin(&o, c);
+	pr_open_object(&o, PRINT_ANY, NULL);
+	pr_u64(&o, PRINT_JSON, "generation", NULL, t->generation);
+	pr_string(&o, PRINT_JSON, "source", NULL, source_name(c));
+	for (i = 0; i < e->n; i++) {
+		dev_name(t, e->d[i], name, sizeof(name));
+		pr_text(&o, "\t%s", name);
+	}
+	pr_text(&o, "\tCPU Affinity\tNUMA Affinity\n");
+	pr_open_array(&o, PRINT_ANY, "devices", NULL, NULL);
+	for (i = 0; i < e->n; i++)
+		print_row(&o, c, t, e, i, &marks);
+	pr_close_array(&o, NULL, NULL);
+	pr_close_object(&o);
+	/* the legend explains the text's letters and markers: text only */
+	if (!c->json)
+		legend(c, t, e, marks);
+	return pr_end(&o) ? 1 : 0;
 }
 
 int print_topo(struct ctx *c, const struct pt_topology *t)
 {
 	struct ends e;
+	int r;
 
 	if (collect(c, t, &e)) {
 		derive_close(&e.pt);
 		fputs("topoctl: out of memory\n", c->err);
 		return 1;
 	}
-	if (c->json)
-		print_json(c, t, &e);
-	else
-		print_text(c, t, &e);
+	r = print_matrix(c, t, &e);
 	free(e.d);
 	derive_close(&e.pt);
-	return 0;
+	return r;
 }
 
 int do_topo(struct ctx *c, int argc, char **argv)

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "print.h"
 #include "ptc.h"
 #include "synthtopo.h"
 #include "tap.h"	/* tests/unit/tap.h */
@@ -674,6 +675,160 @@ static int emit(int argc, char **argv)
 	return 0;
 }
 
+/* print.c: one sequence of calls, as text and as JSON */
+static void layer_calls(struct ctx *c, bool empty, bool unbalanced)
+{
+	struct pr o;
+
+	pr_begin(&o, c);
+	pr_open_object(&o, PRINT_ANY, NULL);
+	pr_merge(&o, json_tokener_parse("{\"k\": 1, \"m\": 2}"));
+	pr_string(&o, PRINT_ANY, "a", "a=%s", "x");
+	pr_string_or(&o, PRINT_ANY, "b", " b=%s", "", "-");
+	pr_string_or(&o, PRINT_ANY, "c", " c=%s", NULL, NULL);
+	pr_uint(&o, PRINT_FP, "t", " t=%u", 7);
+	pr_uint(&o, PRINT_JSON, "j", " j=%u", 8);
+	pr_uint(&o, PRINT_ANY, "k", " k=%u", 5);
+	pr_open_array(&o, PRINT_ANY, "l", " [", "|");
+	if (!empty) {
+		pr_string(&o, PRINT_ANY, NULL, "%s", "p");
+		pr_string(&o, PRINT_ANY, NULL, "%s", "q");
+	}
+	pr_close_array(&o, "]", " none");
+	pr_open_array(&o, PRINT_JSON, "hidden", "X", "X");
+	pr_string(&o, PRINT_ANY, NULL, "X%s", "h");
+	pr_close_array(&o, "X", "X");
+	pr_words(&o, PRINT_ANY, "w", " w=%s", json_path_flags(0));
+	pr_nl(&o);
+	if (!unbalanced)
+		pr_close_object(&o);
+	(void)pr_end(&o);
+}
+
+static char *layer_capture(bool json, bool empty, bool unbalanced)
+{
+	struct ctx c = { .json = json, .sysfs = SYSFS };
+	char *buf = NULL, *ebuf = NULL;
+	size_t len = 0, elen = 0;
+
+	c.out = open_memstream(&buf, &len);
+	c.err = open_memstream(&ebuf, &elen);
+	if (!c.out || !c.err)
+		abort();
+	layer_calls(&c, empty, unbalanced);
+	fclose(c.out);
+	fclose(c.err);
+	free(ebuf);
+	return buf;
+}
+
+static void test_print_layer(void)
+{
+	static const struct {
+		bool json, empty, unbalanced;
+		const char *want;
+	} cases[] = {
+		{ false, false, false, "a=x b=- t=7 k=5 [p|q] w=-\n" },
+		{ false, true, false, "a=x b=- t=7 k=5 none w=-\n" },
+		{ true, false, false, "{\"k\":5,\"m\":2,\"a\":\"x\",\"b\":null,"
+		  "\"c\":null,\"j\":8,\"l\":[\"p\",\"q\"],\"hidden\":[\"h\"],"
+		  "\"w\":[]}\n" },
+		{ true, true, false, "{\"k\":5,\"m\":2,\"a\":\"x\",\"b\":null,"
+		  "\"c\":null,\"j\":8,\"l\":[],\"hidden\":[\"h\"],\"w\":[]}\n" },
+		{ true, false, true, "" },	/* no partial document */
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *s = layer_capture(cases[i].json, cases[i].empty,
+					cases[i].unbalanced);
+
+		if (!tap_ok(s && !strcmp(s, cases[i].want),
+			    "print layer: %s%s%s as expected", cases[i].json ?
+			    "JSON" : "text", cases[i].empty ? ", empty list" : "",
+			    cases[i].unbalanced ? ", unbalanced" : ""))
+			printf("# got '%s'\n# want '%s'\n", s ? s : "(null)",
+			       cases[i].want);
+		free(s);
+	}
+}
+
+/* path show: every mark of the route's text is in its JSON, and a hop that
+ * is both the common bridge and the bottleneck carries both */
+static void test_path_marks(void)
+{
+	struct pt_topology t;
+	struct pt_path p;
+	struct json_object *o, *r, *h, *m;
+	const struct pt_path *f;
+	char *text = NULL, *json = NULL, *line, *save = NULL, want[96];
+	size_t len = 0, i, n, bad = 0, rows = 0;
+	int both = -1;
+	bool j, words;
+
+	if (!tap_ok(!synth_build(&t, SY_BALANCE), "path marks: balance built"))
+		return;
+	f = pt_topology_find_path(&t, by(&t, "GPU0")->addr, by(&t, "GPU1")->addr);
+	p = *f;
+	snprintf(p.bottleneck, sizeof(p.bottleneck), "%s", p.common);
+	for (j = false; ; j = true) {
+		struct ctx c = { .json = j, .err = stderr, .sysfs = SYSFS };
+
+		c.out = open_memstream(j ? &json : &text, &len);
+		if (!c.out)
+			abort();
+		print_path(&c, &t, &p);
+		fclose(c.out);
+		if (j)
+			break;
+	}
+	o = parse_json(json);
+	r = o ? json_object_object_get(o, "route") : NULL;
+	n = r ? json_object_array_length(r) : 0;
+	words = strstr(text, "(common, bottleneck)") != NULL;
+	/* the text's hop lines, after "  route:", one per JSON hop */
+	line = strstr(text, "  route:\n");
+	line = line ? strtok_r(line + 9, "\n", &save) : NULL;
+	for (i = 0; line; i++, line = strtok_r(NULL, "\n", &save)) {
+		size_t k, nm;
+
+		rows++;
+		h = i < n ? json_object_array_get_idx(r, i) : NULL;
+		m = h ? json_object_object_get(h, "marks") : NULL;
+		nm = m ? json_object_array_length(m) : 0;
+		want[0] = '\0';
+		for (k = 0; k < nm; k++) {
+			size_t w = strlen(want);
+
+			snprintf(want + w, sizeof(want) - w, "%s%s",
+				 k ? ", " : "(", json_object_get_string(
+					json_object_array_get_idx(m, k)));
+		}
+		if (nm)
+			strncat(want, ")", sizeof(want) - strlen(want) - 1);
+		if (nm == 2)
+			both = !strcmp(want, "(common, bottleneck)") &&
+			       strstr(line, p.common) ? 1 : 0;
+		/* marks in the JSON end the line; none: no "(...)" at all */
+		if (!m || (nm ? strlen(line) < strlen(want) ||
+			   strcmp(line + strlen(line) - strlen(want), want) :
+			   strchr(line, '(') != NULL)) {
+			if (!bad++)
+				printf("# hop %zu: text '%s', JSON marks '%s'\n",
+				       i, line, want);
+		}
+	}
+	tap_ok(rows && rows == n && !bad,
+	       "path marks: each of %zu route lines' marks are its JSON hop's (%zu differ)",
+	       rows, bad);
+	tap_ok(both == 1 && words,
+	       "path marks: the common bridge as bottleneck is \"(common, bottleneck)\" in text and both marks in JSON");
+	json_object_put(o);
+	free(text);
+	free(json);
+	pt_topology_free(&t);
+}
+
 int main(int argc, char **argv)
 {
 	int l;
@@ -689,5 +844,7 @@ int main(int argc, char **argv)
 	test_prom_escape();
 	test_events();
 	test_diff();
+	test_print_layer();
+	test_path_marks();
 	return tap_done();
 }
