@@ -24,6 +24,7 @@
 #include <libconfig.h>
 
 #include "platform.h"
+#include "ptc.h"
 
 struct pctx {
 	const char *path;
@@ -239,27 +240,6 @@ static int parse_req(struct pctx *c, config_setting_t *grp, const char *key,
 	return 0;
 }
 
-static const char *const layout_names[] = {
-	[PCITOPO_LAYOUT_BALANCE] = "balance",
-	[PCITOPO_LAYOUT_COMMON] = "common",
-	[PCITOPO_LAYOUT_CASCADE] = "cascade",
-};
-
-const char *pt_platform_layout_name(enum pcitopo_layout l)
-{
-	if (l > PCITOPO_LAYOUT_UNKNOWN && l <= PCITOPO_LAYOUT_CASCADE)
-		return layout_names[l];
-	return l == PCITOPO_LAYOUT_OTHER ? "other" : "unknown";
-}
-
-enum pcitopo_layout pt_platform_layout_by_name(const char *name)
-{
-	for (int l = PCITOPO_LAYOUT_BALANCE; l <= PCITOPO_LAYOUT_CASCADE; l++)
-		if (name && !strcmp(name, layout_names[l]))
-			return (enum pcitopo_layout)l;
-	return PCITOPO_LAYOUT_UNKNOWN;
-}
-
 /* the file's spelling, which topod's D-Bus properties and logs repeat */
 static const char *const method_names[] = {
 	[PT_PLAT_METHOD_SWITCHFW] = "switchfw",
@@ -303,7 +283,7 @@ static int parse_layouts(struct pctx *c, config_setting_t *root,
 	for (int i = 0; i < n; i++) {
 		config_setting_t *l = config_setting_get_elem(ls, (unsigned int)i);
 		const char *name = config_setting_name(l);
-		enum pcitopo_layout id = pt_platform_layout_by_name(name);
+		enum pcitopo_layout id = ptc_layout_by_name(name);
 		struct pt_plat_layout *pl;
 		long long v;
 
@@ -340,8 +320,8 @@ static int parse_layouts(struct pctx *c, config_setting_t *root,
 			if (p->layouts[a].present && p->layouts[b].present &&
 			    p->layouts[a].code == p->layouts[b].code)
 				return perr(c, ls, "layouts: %s and %s have the "
-					    "same code %u", layout_names[a],
-					    layout_names[b],
+					    "same code %u", ptc_layout_name(a),
+					    ptc_layout_name(b),
 					    p->layouts[a].code);
 	return 0;
 }
@@ -433,7 +413,7 @@ static int parse_status(struct pctx *c, config_setting_t *root,
 		    p->layouts[l].code == sp->no_layout)
 			return perr(c, st, "status.no_layout = %u is also the "
 				    "code of layout %s", sp->no_layout,
-				    layout_names[l]);
+				    ptc_layout_name(l));
 	return 0;
 }
 
@@ -606,17 +586,14 @@ static int parse_lists(struct pctx *c, config_setting_t *root,
 	for (int i = 0; i < n; i++) {
 		config_setting_t *e = config_setting_get_elem(s, (unsigned int)i);
 		const char *id = config_setting_get_string(e);
-		unsigned int v, d;
-		int used = 0;
+		struct ptc_extra_id x;
 
-		if (!id || strlen(id) != 9 ||
-		    sscanf(id, "%4x:%4x%n", &v, &d, &used) != 2 || id[used] ||
-		    !isxdigit((unsigned char)id[0]) ||
-		    !isxdigit((unsigned char)id[5]))
+		/* the one ID grammar (core/ptc_ids.c), without a kind */
+		if (!id || ptc_parse_id(id, strlen(id), PTC_ID_NO_KIND, &x))
 			return perr(c, e, "gpu_ids[%d]: not a \"vvvv:dddd\" "
 				    "vendor:device ID in hex", i);
-		p->gpu_ids[i].vendor = (uint16_t)v;
-		p->gpu_ids[i].device = (uint16_t)d;
+		p->gpu_ids[i].vendor = x.vendor;
+		p->gpu_ids[i].device = x.device;
 	}
 	p->nids = (unsigned int)n;
 	return 0;

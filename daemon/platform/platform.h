@@ -122,9 +122,7 @@ struct pt_plat_job {
 int pt_platform_load(const char *path, struct pt_platform *plat,
 		     char *err, size_t errlen);
 
-/* "balance", "common", "cascade" <-> enum pcitopo_layout (0: unknown). */
-const char *pt_platform_layout_name(enum pcitopo_layout l);
-enum pcitopo_layout pt_platform_layout_by_name(const char *name);
+/* layout names: ptc_layout_name() and ptc_layout_by_name() (core/ptc.h) */
 const char *pt_platform_state_name(enum pt_plat_state s);
 /* "switchfw", "mux"; "online", "power-cycle": as the platform file has them */
 const char *pt_platform_method_name(enum pt_plat_method m);

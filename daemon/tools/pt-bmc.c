@@ -24,6 +24,7 @@
 
 #include "ipmi.h"
 #include "platform.h"
+#include "ptc.h"
 
 static double now_ms(void)
 {
@@ -87,8 +88,8 @@ static int do_status(struct pt_ipmi *h, const struct pt_platform *p)
 	}
 	printf("state=%s current=%s pending=%s job=%d error=%d\n",
 	       pt_platform_state_name(job.state),
-	       pt_platform_layout_name(job.current),
-	       job.pending ? pt_platform_layout_name(job.pending) : "none",
+	       ptc_layout_name(job.current),
+	       job.pending ? ptc_layout_name(job.pending) : "none",
 	       job.job, job.error);
 	return 0;
 }
@@ -96,7 +97,7 @@ static int do_status(struct pt_ipmi *h, const struct pt_platform *p)
 static int do_select(struct pt_ipmi *h, const struct pt_platform *p,
 		     const char *name)
 {
-	enum pcitopo_layout l = pt_platform_layout_by_name(name);
+	enum pcitopo_layout l = ptc_layout_by_name(name);
 	const struct pt_plat_req *r;
 	uint8_t rsp[64], cc = 0;
 	size_t n;

@@ -98,7 +98,7 @@ int bmc_select(struct pt_ipmi *h, const struct pt_platform *p,
 	r = pt_ipmi_cmd(h, q->netfn, q->cmd, 0, q->data, q->len, rsp,
 			sizeof(rsp), &n, &cc);
 	if (r) {
-		snprintf(err, len, "select %s: %s", pt_platform_layout_name(l),
+		snprintf(err, len, "select %s: %s", ptc_layout_name(l),
 			 pt_ipmi_errmsg(h));
 		if (r == -EREMOTEIO)
 			*sent = 0;	/* refused: it did nothing */

@@ -75,8 +75,8 @@ static int append_plan(sd_bus_message *reply, const struct topod *d,
 	bool named = !strcmp(c->auth, "yes");
 	int r;
 
-	ADD("CurrentLayout", "s", bus_layout_name(pl->from));
-	ADD("TargetLayout", "s", bus_layout_name(pl->to));
+	ADD("CurrentLayout", "s", ptc_layout_name(pl->from));
+	ADD("TargetLayout", "s", ptc_layout_name(pl->to));
 	ADD("Flags", "t", pl->flags);
 	ADD("Checked", "b", (int)pl->checked);
 	ADD("Proceed", "b", (int)(pl->err == TERR_OK));
@@ -106,13 +106,13 @@ static int append_plan(sd_bus_message *reply, const struct topod *d,
 	ADD("BMCState", "s", pl->bmc_ok ? pt_platform_state_name(pl->bj.state) :
 	    "");
 	ADD("BMCJob", "i", pl->bmc_ok ? pl->bj.job : -1);
-	ADD("BMCCurrent", "s", pl->bmc_ok ? bus_layout_name(pl->bj.current) :
+	ADD("BMCCurrent", "s", pl->bmc_ok ? ptc_layout_name(pl->bj.current) :
 	    "");
 	ADD("BMCPending", "s", pl->bmc_ok && pl->bj.pending ?
-	    bus_layout_name(pl->bj.pending) : "");
+	    ptc_layout_name(pl->bj.pending) : "");
 	/* the module */
-	ADD("ModuleLayout", "s", pl->hw_ok ? bus_layout_name(pl->module_layout) :
-	    "");
+	ADD("ModuleLayout", "s",
+	    pl->hw_ok ? ptc_layout_name(pl->module_layout) : "");
 	ADD("GPUs", "u", pl->gpus);
 	ADD("GPUsExpected", "u", pl->gpus_expected);
 	/* the GPUs that move: (GPUn, address) */
@@ -206,7 +206,7 @@ static void reply_plan(struct topod *d, struct plan_call *c, struct tplan *pl)
 		pl->err = TERR_BUSY;
 		snprintf(pl->msg, sizeof(pl->msg),
 			 "a switch to %s is in progress (%s)",
-			 bus_layout_name(d->target),
+			 ptc_layout_name(d->target),
 			 d->phase[0] ? d->phase : "starting");
 	}
 	redact_message(c, pl);
@@ -224,7 +224,7 @@ static void reply_plan(struct topod *d, struct plan_call *c, struct tplan *pl)
 		(void)sd_bus_reply_method_errno(c->m, r, NULL);
 	}
 	sd_bus_message_unref(reply);
-	tlog(LOG_DEBUG, "PlanLayout %s: %s%s%s", bus_layout_name(pl->to),
+	tlog(LOG_DEBUG, "PlanLayout %s: %s%s%s", ptc_layout_name(pl->to),
 	     pl->err == TERR_OK ? "would proceed" : "would be refused",
 	     pl->err == TERR_OK ? "" : ": ", pl->msg);
 }

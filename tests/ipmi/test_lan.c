@@ -21,6 +21,7 @@
 
 #include "ipmi.h"
 #include "platform.h"
+#include "ptc.h"
 #include "tap.h"
 
 static double now_ms(void)
@@ -100,7 +101,7 @@ static void test_oem(unsigned int port, const struct pt_ipmi_creds *creds,
 	tap_ok(ret == 0 && job.state != PT_PLAT_STATE_UNKNOWN && cur,
 	       "OEM %s: status decodes (state %s, current %s)", p.name,
 	       pt_platform_state_name(job.state),
-	       pt_platform_layout_name(cur));
+	       ptc_layout_name(cur));
 	if (ret) {
 		tap_diag("%s", pt_ipmi_errmsg(h));
 		pt_ipmi_close(h);
@@ -115,7 +116,7 @@ static void test_oem(unsigned int port, const struct pt_ipmi_creds *creds,
 
 	ret = select_layout(h, &p, a, &cc);
 	tap_eq(ret, 0, "OEM %s: select %s accepted", p.name,
-	       pt_platform_layout_name(a));
+	       ptc_layout_name(a));
 	ret = select_layout(h, &p, b, &cc);
 	tap_ok(ret == -EREMOTEIO && cc == 0xC0 &&
 	       strstr(pt_ipmi_errmsg(h), "0xC0 node busy"),
@@ -127,7 +128,7 @@ static void test_oem(unsigned int port, const struct pt_ipmi_creds *creds,
 		job.pending == a && job.current == cur : job.current == a),
 	       "OEM %s: job done, %s %s", p.name,
 	       p.apply == PT_PLAT_APPLY_POWER_CYCLE ? "pending" : "current",
-	       pt_platform_layout_name(a));
+	       ptc_layout_name(a));
 
 	/*
 	 * The BMC misses a Select (stopped): -ETIMEDOUT after one timeout,

@@ -184,6 +184,10 @@ static const struct {
 	  "not a systemd unit" },
 	{ "bad GPU ID", 20, "gpu_ids = [ \"1af4-1050\" ];", 20,
 	  "vvvv:dddd" },
+	{ "GPU ID with 0x (sscanf took it)", 20, "gpu_ids = [ \"0x12:1050\" ];", 20,
+	  "vvvv:dddd" },
+	{ "GPU ID with a kind", 20, "gpu_ids = [ \"1af4:1050:gpu\" ];", 20,
+	  "vvvv:dddd" },
 	{ "name missing", 1, "", 0, "name missing" },
 };
 

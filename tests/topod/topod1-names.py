@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""topod's D-Bus names are written twice: include/pcitopo/topod1.h, which
+topod and topoctl compile, and Documentation/org.pcitopo.Topod1.xml, which
+a reader (and an introspecting client) sees. This compiles a probe against
+the header, parses the XML, and says in TAP whether the two agree: bus
+name, object path, interface, every org.pcitopo.Topod1.Error.* name with
+its errno (and topod_errno_of() on each), the flag bits of SetLayout and
+PlanLayout. t-topod.sh runs it.
+
+  topod1-names.py [HEADER XML]     default: the tree's; $CC, else cc
+"""
+import errno
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import traceback
+import xml.etree.ElementTree as ET
+
+top = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+HEADER = sys.argv[1] if len(sys.argv) > 1 else os.path.join(top, "include/pcitopo/topod1.h")
+XML = sys.argv[2] if len(sys.argv) > 2 else os.path.join(top, "Documentation/org.pcitopo.Topod1.xml")
+n = 0
+failed = 0
+
+
+def ok(cond, what, diag=""):
+    global n, failed
+    n += 1
+    print(("ok" if cond else "not ok") + " %d - %s" % (n, what))
+    if not cond:
+        failed += 1
+        for line in str(diag).splitlines():
+            print("# " + line)
+
+
+def words(s):
+    return " ".join(s.split())
+
+
+# The probe prints what the compiler makes of the header, one fact a line.
+PROBE = r"""#include "%s"
+#include <stdio.h>
+int main(void)
+{
+	printf("service %%s\npath %%s\ninterface %%s\nprefix %%s\n",
+	       TOPOD_BUS_NAME, TOPOD_OBJECT, TOPOD_IFACE, TOPOD_ERR);
+#define E(id, e) printf("error %%s %%s %%d %%d\n", #id, #e, e, \
+			topod_errno_of(TOPOD_ERR_##id));
+	TOPOD_ERRORS(E)
+	printf("notours %%d %%d %%d\n", topod_errno_of(TOPOD_ERR "Nonesuch"),
+	       topod_errno_of("org.freedesktop.DBus.Error.Failed"),
+	       topod_errno_of(NULL));
+%s	printf("all %%llu\n", (unsigned long long)TOPOD_F_ALL);
+	return 0;
+}
+"""
+
+
+def read_header():
+    """What the header says, or None if it does not compile alone."""
+    text = open(HEADER).read()
+    flags = [m for m in re.findall(r"^#define\s+(TOPOD_F_\w+)", text, re.M) if m != "TOPOD_F_ALL"]
+    probe = PROBE % (os.path.abspath(HEADER), "".join(
+        '\tprintf("flag %s %%llu\\n", (unsigned long long)%s);\n' % (m[len("TOPOD_F_"):], m)
+        for m in flags))
+    with tempfile.TemporaryDirectory() as tmp:
+        src, exe = os.path.join(tmp, "probe.c"), os.path.join(tmp, "probe")
+        with open(src, "w") as f:
+            f.write(probe)
+        cc = subprocess.run([os.environ.get("CC", "cc"), "-std=c11", "-Wall", "-Wextra",
+                             "-Werror", "-o", exe, src], capture_output=True, text=True)
+        ok(cc.returncode == 0, "topod1.h compiles on its own (-std=c11 -Wall -Wextra -Werror)",
+           cc.stderr)
+        if cc.returncode:
+            return None
+        out = subprocess.run([exe], capture_output=True, text=True, check=True).stdout
+    h = {"errors": {}, "flags": {}, "text": text,
+         "err_macros": re.findall(r"^#define\s+TOPOD_ERR_(\w+)\s", text, re.M)}
+    for line in out.splitlines():
+        f = line.split()
+        if f[0] == "error":
+            h["errors"][f[1]] = (f[2], int(f[3]), int(f[4]))
+        elif f[0] == "flag":
+            h["flags"][f[1]] = int(f[2])
+        elif f[0] == "notours":
+            h["notours"] = [int(x) for x in f[1:]]
+        elif f[0] == "all":
+            h["all"] = int(f[1])
+        else:
+            h[f[0]] = f[1]
+    return h
+
+
+def method(iface, name):
+    """The <method name=NAME> and the words of the comment just before it."""
+    prev = None
+    for el in iface:
+        if el.tag == "method" and el.get("name") == name:
+            return el, words(prev.text) if prev is not None and prev.tag is ET.Comment else ""
+        prev = el
+    return None, ""
+
+
+def main():
+    h = read_header()
+    if h is None:
+        return
+    node = ET.parse(XML, ET.XMLParser(target=ET.TreeBuilder(insert_comments=True))).getroot()
+    with open(XML) as f:  # the comment before <node>: ElementTree keeps no prologue
+        m = re.search(r"<!--((?:(?!-->).)*Bus name(?:(?!-->).)*)-->", f.read(), re.S)
+    head = m.group(1) if m else ""
+    ifaces = node.findall("interface")
+    iface = ifaces[0] if ifaces else ET.Element("interface")
+
+    m = re.search(r"Bus name (\S+) \(system bus\), object (\S+?)\.?\s", head)
+    ok(m and m.group(1) == h["service"],
+       "bus name %s: the header's and the XML's" % h["service"], "XML: %s" % (m and m.group(1)))
+    ok(node.get("name") == h["path"] and m and m.group(2) == h["path"],
+       "object path %s: the header's and the XML's <node>" % h["path"],
+       "XML: <node name=%s>, comment %s" % (node.get("name"), m and m.group(2)))
+    ok(len(ifaces) == 1 and iface.get("name") == h["interface"],
+       "interface %s: the header's and the XML's only one" % h["interface"],
+       "XML: %s" % [i.get("name") for i in ifaces])
+    prefix = h["interface"] + ".Error."
+    ok(h["prefix"] == prefix, "error names are %sNAME" % prefix, h["prefix"])
+
+    # errors: the "org.pcitopo.Topod1.Error.Busy   EBUSY   ..." lines on top
+    x_errors = dict(re.findall(r"^\s*(%s\w+)\s+(E[A-Z0-9]+)\b" % re.escape(prefix), head, re.M))
+    h_names = {}
+    for ident, (sym, val, back) in h["errors"].items():
+        d = re.search(r'^#define\s+TOPOD_ERR_%s\s+TOPOD_ERR\s+"(\w+)"' % ident, h["text"], re.M)
+        h_names[h["prefix"] + (d.group(1) if d else "?" + ident)] = (sym, val, back)
+    ok(sorted(h_names) == sorted(x_errors),
+       "the header's TOPOD_ERRORS and the XML name the same errors (%d)" % len(h_names),
+       "header only: %s\nXML only: %s" % (sorted(set(h_names) - set(x_errors)),
+                                          sorted(set(x_errors) - set(h_names))))
+    ok(sorted(h["err_macros"]) == sorted(h["errors"]),
+       "every TOPOD_ERR_* name is in the TOPOD_ERRORS table, once",
+       "macros %s, table %s" % (sorted(h["err_macros"]), sorted(h["errors"])))
+    for name in sorted(set(h_names) & set(x_errors)):
+        sym, val, back = h_names[name]
+        want = getattr(errno, x_errors[name], None)
+        ok(want == val and back == val,
+           "%s: %s in the XML and the header, and topod_errno_of() says so" %
+           (name, x_errors[name]),
+           "header %s (%d), topod_errno_of %d, XML %s (%s)" % (sym, val, back, x_errors[name],
+                                                              want))
+    ok(h["notours"] == [0, 0, 0], "topod_errno_of(): 0 for another name, freedesktop's, NULL",
+       h["notours"])
+
+    # flags: "flags: 1 force (...), 2 allow a power cycle ..." before SetLayout
+    set_layout, doc = method(iface, "SetLayout")
+    by_value = sorted(h["flags"].items(), key=lambda kv: kv[1])
+    x_flags = sorted(int(v) for v in re.findall(r"(?:flags:|\),)\s+(\d+)\s", doc))
+    ok(x_flags == sorted(h["flags"].values()),
+       "SetLayout's flag values in the XML are the header's TOPOD_F_* (%s)" %
+       ", ".join("%s %d" % kv for kv in by_value), "XML %s, header %s" % (x_flags, h["flags"]))
+    for ident, val in by_value:
+        w = ident.lower().replace("_", " ")
+        ok(re.search(r"(?:flags:|\),)\s+%d (?:allow an? )?%s\b" % (val, w), doc),
+           "flag %d is %s in the XML too" % (val, w), doc)
+    union = 0
+    for v in h["flags"].values():
+        union |= v
+    ok(h["all"] == union and all(v and not v & (v - 1) for v in h["flags"].values()) and
+       len(set(h["flags"].values())) == len(h["flags"]),
+       "TOPOD_F_ALL is their union, one bit each", "all %d, flags %s" % (h["all"], h["flags"]))
+    plan, pdoc = method(iface, "PlanLayout")
+    pc = h["flags"].get("POWER_CYCLE")
+    ok(pc is not None and re.search(r"PowerCycleAllowed \(b\).*?allowed: flag %d\b" % pc, pdoc),
+       "PlanLayout's PowerCycleAllowed names the power-cycle flag, %s" % pc, pdoc)
+    for el, name in ((set_layout, "SetLayout"), (plan, "PlanLayout")):
+        args = [(a.get("name"), a.get("type"), a.get("direction"))
+                for a in el.findall("arg")] if el is not None else []
+        ok(("flags", "t", "in") in args, "%s takes the flags as t (uint64, as TOPOD_F_*)" % name,
+           args)
+
+
+try:
+    main()
+except Exception:  # a crash is a failure, not a few missing lines
+    ok(False, "topod1-names.py ran to its end", traceback.format_exc())
+print("1..%d" % n)
+sys.exit(1 if failed else 0)
