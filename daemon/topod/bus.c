@@ -6,44 +6,31 @@
 #include <errno.h>
 #include <string.h>
 
+#include "nfd.h"
 #include "topod.h"
 
-static const struct {
-	const char *name;
-	int errnum;
-} errors[__TERR_MAX] = {
-	[TERR_OK] = { NULL, 0 },
-	[TERR_BUSY] = { TOPOD_ERR "Busy", EBUSY },
-	[TERR_INVALID_LAYOUT] = { TOPOD_ERR "InvalidLayout", EINVAL },
-	[TERR_UNSUPPORTED] = { TOPOD_ERR "Unsupported", EOPNOTSUPP },
-	[TERR_DEVICE_BUSY] = { TOPOD_ERR "DeviceBusy", ETXTBSY },
-	[TERR_BMC] = { TOPOD_ERR "BMC", EREMOTEIO },
-	[TERR_TIMEOUT] = { TOPOD_ERR "Timeout", ETIMEDOUT },
-	[TERR_VERIFY] = { TOPOD_ERR "Verify", EIO },
-	[TERR_INVALID_ARGS] = { SD_BUS_ERROR_INVALID_ARGS, EINVAL },
-	[TERR_INTERNAL] = { SD_BUS_ERROR_FAILED, EIO },
+static const char *const terr_names[__TERR_MAX] = {
+#define TERR_NAME(id, errnum) [TERR_##id] = TOPOD_ERR_##id,
+	TOPOD_ERRORS(TERR_NAME)
+#undef TERR_NAME
+	[TERR_INVALID_ARGS] = SD_BUS_ERROR_INVALID_ARGS,
+	[TERR_INTERNAL] = SD_BUS_ERROR_FAILED,
 };
 
-const sd_bus_error_map topod_errors[] = {
-	SD_BUS_ERROR_MAP(TOPOD_ERR "Busy", EBUSY),
-	SD_BUS_ERROR_MAP(TOPOD_ERR "InvalidLayout", EINVAL),
-	SD_BUS_ERROR_MAP(TOPOD_ERR "Unsupported", EOPNOTSUPP),
-	SD_BUS_ERROR_MAP(TOPOD_ERR "DeviceBusy", ETXTBSY),
-	SD_BUS_ERROR_MAP(TOPOD_ERR "BMC", EREMOTEIO),
-	SD_BUS_ERROR_MAP(TOPOD_ERR "Timeout", ETIMEDOUT),
-	SD_BUS_ERROR_MAP(TOPOD_ERR "Verify", EIO),
+/* Our names' errno, for sd-bus (bus_setup() registers it): the errno
+ * sd_bus_error_set() returns and sd_bus_error_get_errno() gives is then
+ * EBUSY for Busy, not the EIO of an unknown name. */
+static const sd_bus_error_map topod_error_map[] = {
+#define TERR_MAP(id, errnum) SD_BUS_ERROR_MAP(TOPOD_ERR_##id, errnum),
+	TOPOD_ERRORS(TERR_MAP)
+#undef TERR_MAP
 	SD_BUS_ERROR_MAP_END
 };
 
 const char *terr_name(enum terr e)
 {
-	return (unsigned int)e < __TERR_MAX && errors[e].name ?
-	       errors[e].name : SD_BUS_ERROR_FAILED;
-}
-
-int terr_errno(enum terr e)
-{
-	return (unsigned int)e < __TERR_MAX ? errors[e].errnum : EIO;
+	return (unsigned int)e < __TERR_MAX && terr_names[e] ?
+	       terr_names[e] : SD_BUS_ERROR_FAILED;
 }
 
 static const char *const state_names[__TS_MAX] = {
@@ -57,19 +44,6 @@ static const char *const state_names[__TS_MAX] = {
 const char *tstate_name(enum tstate s)
 {
 	return (unsigned int)s < __TS_MAX ? state_names[s] : "?";
-}
-
-static const char *lname(enum pcitopo_layout l)
-{
-	if (l == PCITOPO_LAYOUT_OTHER)
-		return "other";
-	return l && pt_platform_layout_name(l) ? pt_platform_layout_name(l) :
-	       (l ? "other" : "unknown");
-}
-
-const char *bus_layout_name(enum pcitopo_layout l)
-{
-	return lname(l);
 }
 
 int bus_reply_error(sd_bus_message *m, enum terr e, int errnum,
@@ -95,11 +69,12 @@ static void set_layout_authorized(struct topod *d, sd_bus_message *m)
 		(void)sd_bus_reply_method_errno(m, r, NULL);
 		return;
 	}
-	l = pt_platform_layout_by_name(name);
+	l = ptc_layout_by_name(name);
 	/* a request that raced ours while polkit thought */
 	if (d->job) {
-		(void)sd_bus_reply_method_errorf(m, TOPOD_ERR "Busy",
-			"a switch to %s is in progress (%s)", lname(d->target),
+		(void)sd_bus_reply_method_errorf(m, TOPOD_ERR_BUSY,
+			"a switch to %s is in progress (%s)",
+			ptc_layout_name(d->target),
 			d->phase[0] ? d->phase : "starting");
 		return;
 	}
@@ -116,7 +91,7 @@ static enum terr check_request(struct topod *d, const char *name,
 			       uint64_t flags, enum pcitopo_layout *l,
 			       char *msg, size_t len)
 {
-	*l = pt_platform_layout_by_name(name);
+	*l = ptc_layout_by_name(name);
 	if (!*l) {
 		snprintf(msg, len, "\"%s\" is not a layout (balance, common, "
 			 "cascade)", name);
@@ -134,7 +109,8 @@ static enum terr check_request(struct topod *d, const char *name,
 	}
 	if (d->job) {
 		snprintf(msg, len, "a switch to %s is in progress (%s)",
-			 lname(d->target), d->phase[0] ? d->phase : "starting");
+			 ptc_layout_name(d->target),
+			 d->phase[0] ? d->phase : "starting");
 		return TERR_BUSY;
 	}
 	return TERR_OK;
@@ -190,7 +166,8 @@ static int method_get_layout(sd_bus_message *m, void *userdata,
 
 	(void)error;
 	topod_refresh(d, false);
-	return sd_bus_reply_method_return(m, "ss", lname(d->layout), d->reason);
+	return sd_bus_reply_method_return(m, "ss", ptc_layout_name(d->layout),
+					  d->reason);
 }
 
 static int method_recheck(sd_bus_message *m, void *userdata,
@@ -222,16 +199,16 @@ static int method_status(sd_bus_message *m, void *userdata,
 	r = sd_bus_message_open_container(reply, 'a', "{sv}");
 	if (r < 0)
 		goto fail;
-	APPEND(s, "Layout", "s", lname(d->layout));
+	APPEND(s, "Layout", "s", ptc_layout_name(d->layout));
 	APPEND(s, "Reason", "s", d->reason);
 	APPEND(s, "PendingLayout", "s",
-	       d->pending ? lname(d->pending) : "");
+	       d->pending ? ptc_layout_name(d->pending) : "");
 	APPEND(s, "State", "s", tstate_name(d->state));
 	APPEND(s, "Phase", "s", d->phase);
-	APPEND(s, "Target", "s", d->job ? lname(d->target) : "");
+	APPEND(s, "Target", "s", d->job ? ptc_layout_name(d->target) : "");
 	APPEND(s, "LastError", "s", d->last_error);
 	APPEND(t, "Generation", "t", d->committed.generation);
-	APPEND(s, "CommittedLayout", "s", lname(d->committed.layout));
+	APPEND(s, "CommittedLayout", "s", ptc_layout_name(d->committed.layout));
 	APPEND(s, "Platform", "s", d->plat.name);
 	APPEND(s, "Method", "s", pt_platform_method_name(d->plat.method));
 	APPEND(s, "Apply", "s", pt_platform_apply_name(d->plat.apply));
@@ -246,7 +223,7 @@ static int method_status(sd_bus_message *m, void *userdata,
 		for (int l = PCITOPO_LAYOUT_BALANCE;
 		     l <= PCITOPO_LAYOUT_CASCADE; l++)
 			if (d->plat.layouts[l].present)
-				supported[n++] = lname((enum pcitopo_layout)l);
+				supported[n++] = ptc_layout_name(l);
 		r = sd_bus_message_open_container(reply, 'e', "sv");
 		if (r >= 0)
 			r = sd_bus_message_append(reply, "s", "Layouts");
@@ -280,10 +257,12 @@ static int prop_get(sd_bus *bus, const char *path, const char *iface,
 
 	(void)bus; (void)path; (void)iface; (void)error;
 	if (!strcmp(prop, "Layout"))
-		return sd_bus_message_append(reply, "s", lname(d->layout));
+		return sd_bus_message_append(reply, "s",
+					     ptc_layout_name(d->layout));
 	if (!strcmp(prop, "PendingLayout"))
 		return sd_bus_message_append(reply, "s",
-					     d->pending ? lname(d->pending) : "");
+					     d->pending ?
+					     ptc_layout_name(d->pending) : "");
 	if (!strcmp(prop, "State"))
 		return sd_bus_message_append(reply, "s", tstate_name(d->state));
 	if (!strcmp(prop, "LastError"))
@@ -342,6 +321,9 @@ int bus_setup(struct topod *d)
 {
 	int r;
 
+	r = sd_bus_error_add_map(topod_error_map);
+	if (r < 0)
+		return r;
 	r = sd_bus_add_object_vtable(d->bus, &d->vtable_slot, TOPOD_OBJECT,
 				     TOPOD_IFACE, topod_vtable, d);
 	if (r < 0)
@@ -352,24 +334,26 @@ int bus_setup(struct topod *d)
 void bus_emit_phase(struct topod *d, const struct tmsg *m)
 {
 	(void)sd_bus_emit_signal(d->bus, TOPOD_OBJECT, TOPOD_IFACE, "Phase",
-				 "sssts", lname(m->layout), m->phase, m->status,
-				 m->elapsed_usec, m->text);
+				 "sssts", ptc_layout_name(m->layout), m->phase,
+				 m->status, m->elapsed_usec, m->text);
 }
 
 void bus_emit_finished(struct topod *d, const struct tmsg *m)
 {
 	(void)sd_bus_emit_signal(d->bus, TOPOD_OBJECT, TOPOD_IFACE, "Finished",
-				 "sbs", lname(m->layout), (int)m->ok, m->text);
+				 "sbs", ptc_layout_name(m->layout), (int)m->ok,
+				 m->text);
 }
 
 void bus_emit_drift(struct topod *d, const char *msg)
 {
 	(void)sd_bus_emit_signal(d->bus, TOPOD_OBJECT, TOPOD_IFACE, "Drift",
-				 "ss", lname(d->layout), msg);
+				 "ss", ptc_layout_name(d->layout), msg);
 }
 
 void bus_props_changed(struct topod *d)
 {
+	nfd_update(d);	/* the node labels say what the properties say */
 	(void)sd_bus_emit_properties_changed(d->bus, TOPOD_OBJECT, TOPOD_IFACE,
 					     "Layout", "PendingLayout", "State",
 					     "LastError", "Generation", NULL);

@@ -10,9 +10,11 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "ipmi.h"
+#include "nfd.h"
 #include "topod.h"
 
 static int read_line(const char *path, char *buf, size_t len)
@@ -98,7 +100,7 @@ static void print_platform(const char *path, const struct pt_platform *p)
 		if (!p->layouts[l].present)
 			continue;
 		printf("%s%s (%u GPUs)", sep,
-		       pt_platform_layout_name((enum pcitopo_layout)l),
+		       ptc_layout_name(l),
 		       p->layouts[l].gpus);
 		sep = ", ";
 	}
@@ -141,6 +143,12 @@ int topod_check(const char *config)
 	}
 	check_bmc(&cfg);
 	printf("state:    %s\n", cfg.state_dir);
+	if (!cfg.nfd_dir[0])
+		printf("labels:   off (nfd_features_dir = \"\")\n");
+	else	/* not a problem: NFD's worker makes it when deployed */
+		printf("labels:   %s/%s (NFD)%s\n", cfg.nfd_dir, NFD_FILE,
+		       access(cfg.nfd_dir, F_OK) ? "; the directory is missing: "
+		       "no labels until it is there" : "");
 	if (cfg.fake_hw)
 		printf("hardware: fake (tests: no module, the layout is %s)\n",
 		       cfg.fake_bmc_state);

@@ -11,6 +11,8 @@
  *   check_dmi = true;        refuse a platform file for another model
  *   profile = "/etc/pcitopo/profile";                   optional
  *   hardware = "module";     or "fake" (tests only, with fake_bmc_state)
+ *   nfd_features_dir = "/etc/kubernetes/node-feature-discovery/features.d";
+ *                            optional; "" writes no node labels (nfd.h)
  */
 #include <errno.h>
 #include <stdio.h>
@@ -18,6 +20,7 @@
 
 #include <libconfig.h>
 
+#include "nfd.h"
 #include "topod.h"
 
 static int copy_str(config_t *cf, const char *key, char *dst, size_t cap,
@@ -83,7 +86,7 @@ static int get_int(config_t *cf, const char *key, int lo, int hi, int *v,
 
 static const char *const known[] = {
 	"platform", "bmc", "state_dir", "check_dmi", "profile", "hardware",
-	"fake_bmc_state", NULL,
+	"fake_bmc_state", "nfd_features_dir", NULL,
 };
 
 /* what bmc = { ... } may hold, by transport; a key of the other transport
@@ -137,6 +140,7 @@ int config_load(const char *path, struct tconfig *c, char *err, size_t len)
 	strcpy(c->device, "/dev/ipmi0");
 	strcpy(c->creds, PT_IPMI_CREDS_DEFAULT);
 	strcpy(c->profile, "/etc/pcitopo/profile");
+	strcpy(c->nfd_dir, NFD_FEATURES_DIR);
 	c->cipher = -1;
 	c->check_dmi = true;
 
@@ -171,6 +175,21 @@ int config_load(const char *path, struct tconfig *c, char *err, size_t len)
 	    copy_str(&cf, "profile", c->profile, sizeof(c->profile), false,
 		     err, len, path))
 		goto out;
+	/* "" is a value here (no labels), not a mistake: not copy_str() */
+	set = typed(&cf, "nfd_features_dir", CONFIG_TYPE_STRING, "a string",
+		    err, len, path, &e);
+	if (e)
+		goto out;
+	if (set) {
+		s = config_setting_get_string(set);
+		if (strlen(s) >= sizeof(c->nfd_dir) || (*s && *s != '/')) {
+			snprintf(err, len, "%s:%d: nfd_features_dir: an absolute "
+				 "path or \"\" (no node labels)", path,
+				 config_setting_source_line(set));
+			goto out;
+		}
+		strcpy(c->nfd_dir, s);
+	}
 	set = typed(&cf, "check_dmi", CONFIG_TYPE_BOOL, "true or false", err,
 		    len, path, &e);
 	if (e)

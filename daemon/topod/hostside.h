@@ -47,6 +47,24 @@ int hw_rescan(struct hw *h, char *err, size_t len);
  * after budget_ms (s holds what was seen last). */
 int hw_wait(struct hw *h, enum pcitopo_layout want, unsigned int gpus,
 	    unsigned int budget_ms, struct hw_snap *s, char *err, size_t len);
+/*
+ * The slot below a port, taken down before the lanes change and brought up
+ * after, so that nothing sees a surprise link down (no AER, no DPC):
+ * hw_slot_how() says how port's can be: TJ_SLOT_POWER (a hotplug slot with
+ * a power controller, owned by pciehp: /sys/bus/pci/slots/N/power),
+ * TJ_SLOT_LINK (a PCIe root or downstream port without one: Link Disable,
+ * Link Control bit 4), -EOPNOTSUPP (neither: not a PCIe port), -errno.
+ * hw_slots_down() and hw_slots_up() act on n slots at once, one thread
+ * each (pciehp waits 1 s after each power off); 0, or the first -errno
+ * with err set. Up powers a slot on only if it holds a card (an empty one
+ * stays off, as pciehp leaves any empty slot: its GPU moved away) and
+ * clears Link Disable; *up counts the slots that came up.
+ */
+int hw_slot_how(struct hw *h, const char *port);
+int hw_slots_down(struct hw *h, const struct tj_slot *s, unsigned int n,
+		  char *err, size_t len);
+int hw_slots_up(struct hw *h, const struct tj_slot *s, unsigned int n,
+		unsigned int *up, char *err, size_t len);
 /* Unbind addr's driver through sysfs: 1 unbound, 0 if it had none,
  * -errno with err set. */
 int hw_unbind(struct hw *h, const char *addr, char *err, size_t len);

@@ -70,15 +70,6 @@ struct run {
 	struct tplan *plan;		/* a dry run: check, note, never act */
 };
 
-static const char *lname(enum pcitopo_layout l)
-{
-	const char *n = pt_platform_layout_name(l);
-
-	if (l == PCITOPO_LAYOUT_OTHER)
-		return "other";
-	return n && l ? n : "unknown";
-}
-
 void job_post(struct tjob *j, const struct tmsg *m)
 {
 	struct tmsg *copy = malloc(sizeof(*copy));
@@ -253,6 +244,7 @@ static void commit(struct run *r, enum pcitopo_layout l, const char *error)
 	if (e)
 		tlog(LOG_ERR, "journal: %s", strerror(-e));
 	r->jr.state = TJ_NONE;
+	fault_point("committed");	/* tests: done, Finished not sent */
 }
 
 /* --- phases ------------------------------------------------------------ */
@@ -284,7 +276,7 @@ static int preflight_checks(struct run *r)
 
 	if (!p->layouts[r->to].present &&
 	    refuse(r, TERR_UNSUPPORTED, "platform %s has no layout %s",
-		   p->name, lname(r->to)))
+		   p->name, ptc_layout_name(r->to)))
 		return -1;
 	/* a switch follows the module's events later; a dry run does not */
 	if (hw_open(r->cfg, p, !pl, &r->hw, err, sizeof(err))) {
@@ -330,7 +322,8 @@ static int preflight_checks(struct run *r)
 	r->from = r->bj.current ? r->bj.current : r->before.layout;
 	if (r->before.layout != r->bj.current && !pl)
 		tlog(LOG_WARNING, "the module reports %s, the BMC %s",
-		     lname(r->before.layout), lname(r->bj.current));
+		     ptc_layout_name(r->before.layout),
+		     ptc_layout_name(r->bj.current));
 	want = r->from && p->layouts[r->from].present ?
 	       p->layouts[r->from].gpus : p->layouts[r->to].gpus;
 	if (pl) {
@@ -375,8 +368,8 @@ static int do_preflight(struct run *r)
 	if (preflight_checks(r))
 		return -1;
 	post_phase(r, "done", "from %s to %s; %u GPUs, %u move; BMC %s",
-		   lname(r->from), lname(r->to), r->before.ngpus, r->ndevs,
-		   pt_ipmi_name(r->bmc));
+		   ptc_layout_name(r->from), ptc_layout_name(r->to),
+		   r->before.ngpus, r->ndevs, pt_ipmi_name(r->bmc));
 	return 0;
 }
 
@@ -468,10 +461,76 @@ static int do_quiesce(struct run *r)
 	return 0;
 }
 
+/*
+ * The slots below the detached ports, taken down before the lanes change:
+ * power off through the hotplug controller, or Link Disable where the port
+ * has no power control (hostside.h), so that the GPUs see an orderly power
+ * off and nothing a surprise link down (no AER, no DPC). Each slot is
+ * journalled first: whoever ends the switch brings it up (slots_up()). A
+ * port that has neither (not a PCIe port) stays detached only. *n: how
+ * many went down.
+ */
+static int slots_down(struct run *r, char ports[][PCITOPO_ADDR_LEN],
+		      unsigned int nports, unsigned int *n)
+{
+	char err[TOPOD_MSG_LEN];
+	struct tj_slot act[TJ_MAX_PORTS];
+
+	*n = 0;
+	for (unsigned int i = 0; i < nports && i < TJ_MAX_PORTS; i++) {
+		int how = hw_slot_how(r->hw, ports[i]);
+		bool known = false;
+
+		if (how < 0) {
+			tlog(LOG_NOTICE, "port %s: slot not taken down: %s",
+			     ports[i], strerror(-how));
+			continue;
+		}
+		act[*n].how = (enum tj_slot_how)how;
+		memcpy(act[*n].port, ports[i], PCITOPO_ADDR_LEN);
+		(*n)++;
+		for (unsigned int k = 0; k < r->jr.nslots; k++)
+			known |= !strcmp(r->jr.slots[k].port, ports[i]);
+		if (!known && r->jr.nslots < TJ_MAX_PORTS)
+			r->jr.slots[r->jr.nslots++] = act[*n - 1];
+	}
+	if (!*n)
+		return 0;
+	journal_save(r);
+	fault_point("hw_slot_down");
+	if (hw_slots_down(r->hw, act, *n, err, sizeof(err)))
+		return fail(r, TERR_INTERNAL, "%s", err);
+	return 0;
+}
+
+/* Bring up the slots the journal has down: after the Select (forward,
+ * rollback, recovery: the lanes are where the layout wants them), or when
+ * a rollback gives up. A slot leaves the journal once it is up, or empty
+ * (its GPU moved to another port). One that does not come up (a card
+ * whose lanes the MUX took elsewhere: no link) is logged, not fatal: the
+ * verify that follows counts the GPUs and their links. *n: how many came
+ * up. */
+static int slots_up(struct run *r, unsigned int *n)
+{
+	char err[TOPOD_MSG_LEN];
+
+	*n = 0;
+	if (!r->jr.nslots)
+		return 0;
+	if (!r->hw && hw_open(r->cfg, r->plat, true, &r->hw, err, sizeof(err)))
+		return fail(r, TERR_INTERNAL, "%s", err);
+	fault_point("hw_slot_up");
+	if (hw_slots_up(r->hw, r->jr.slots, r->jr.nslots, n, err, sizeof(err)))
+		tlog(LOG_WARNING, "%s", err);
+	r->jr.nslots = 0;
+	journal_save(r);
+	return 0;
+}
+
 static int do_detach(struct run *r)
 {
 	char err[TOPOD_MSG_LEN];
-	unsigned int nports;
+	unsigned int nports, down;
 	char devs[TJ_MAX_PORTS][PCITOPO_ADDR_LEN];
 
 	phase(r, "detach", r->to);
@@ -484,7 +543,10 @@ static int do_detach(struct run *r)
 		if (hw_detach(r->hw, r->jr.ports[i], err, sizeof(err)))
 			return fail(r, TERR_INTERNAL, "%s", err);
 	}
-	post_phase(r, "done", "%u port(s) detached", nports);
+	if (slots_down(r, r->jr.ports, nports, &down))
+		return -1;
+	post_phase(r, "done", "%u port(s) detached, %u slot(s) taken down",
+		   nports, down);
 	return 0;
 }
 
@@ -522,11 +584,11 @@ static int bmc_to(struct run *r, enum pcitopo_layout l, bool journal)
 			    pt_platform_state_name(r->bj.state));
 	if (p->apply == PT_PLAT_APPLY_ONLINE && r->bj.current != l)
 		return fail(r, TERR_BMC, "BMC job done but current layout is %s",
-			    lname(r->bj.current));
+			    ptc_layout_name(r->bj.current));
 	if (p->apply == PT_PLAT_APPLY_POWER_CYCLE && r->bj.pending != l &&
 	    !(r->bj.current == l && !r->bj.pending))
 		return fail(r, TERR_BMC, "BMC job done but pending layout is %s",
-			    lname(r->bj.pending));
+			    ptc_layout_name(r->bj.pending));
 	return 0;
 }
 
@@ -537,20 +599,24 @@ static int do_bmc(struct run *r, const char *name, enum pcitopo_layout l,
 	if (bmc_to(r, l, journal))
 		return -1;
 	post_phase(r, "done", "BMC job %d done: current %s, pending %s",
-		   r->bj.job, lname(r->bj.current),
-		   r->bj.pending ? lname(r->bj.pending) : "none");
+		   r->bj.job, ptc_layout_name(r->bj.current),
+		   r->bj.pending ? ptc_layout_name(r->bj.pending) : "none");
 	return 0;
 }
 
 static int do_reenumerate(struct run *r, const char *name,
 			  enum pcitopo_layout l, struct hw_snap *after)
 {
-	char err[TOPOD_MSG_LEN];
+	char err[TOPOD_MSG_LEN], slots_msg[80] = "";
+	unsigned int had, up;
 	int e;
 
 	phase(r, name, l);
 	if (!r->hw && hw_open(r->cfg, r->plat, true, &r->hw, err, sizeof(err)))
 		return fail(r, TERR_INTERNAL, "%s", err);
+	had = r->jr.nslots;
+	if (slots_up(r, &up))
+		return -1;
 	fault_point("hw_rescan");
 	if (hw_rescan(r->hw, err, sizeof(err)))
 		return fail(r, TERR_INTERNAL, "%s", err);
@@ -560,9 +626,12 @@ static int do_reenumerate(struct run *r, const char *name,
 		return fail(r, TERR_TIMEOUT, "devices not back: %s", err);
 	if (e)
 		return fail(r, TERR_INTERNAL, "%s", err);
-	post_phase(r, "done", "%u GPUs, layout %s (generation %llu)",
-		   after->ngpus, lname(after->layout),
-		   (unsigned long long)after->generation);
+	if (had)
+		snprintf(slots_msg, sizeof(slots_msg),
+			 "; %u of %u slot(s) up (the others empty)", up, had);
+	post_phase(r, "done", "%u GPUs, layout %s (generation %llu)%s",
+		   after->ngpus, ptc_layout_name(after->layout),
+		   (unsigned long long)after->generation, slots_msg);
 	return 0;
 }
 
@@ -578,8 +647,8 @@ static int do_verify(struct run *r, const char *name, enum pcitopo_layout l,
 	phase(r, name, l);
 	if (after->layout != l)
 		return fail(r, TERR_VERIFY, "the module reports %s (%s) with "
-			    "%u GPUs, not %s", lname(after->layout),
-			    after->reason, after->ngpus, lname(l));
+			    "%u GPUs, not %s", ptc_layout_name(after->layout),
+			    after->reason, after->ngpus, ptc_layout_name(l));
 	if (after->ngpus != want)
 		return fail(r, TERR_VERIFY, "%u GPUs, %u expected", after->ngpus,
 			    want);
@@ -602,7 +671,8 @@ static int do_verify(struct run *r, const char *name, enum pcitopo_layout l,
 	if (!r->before.ngpus)
 		tlog(LOG_WARNING, "%s: no link figures from before the switch: "
 		     "links not checked", name);
-	post_phase(r, "done", "layout %s, %u GPUs%s", lname(l), after->ngpus,
+	post_phase(r, "done", "layout %s, %u GPUs%s", ptc_layout_name(l),
+		   after->ngpus,
 		   r->before.ngpus ? ", links as before" : ", links not checked");
 	return 0;
 }
@@ -728,7 +798,7 @@ static int detach_moved(struct run *r, unsigned int *n)
 {
 	char err[TOPOD_MSG_LEN];
 	struct hw_snap now;
-	unsigned int np = 0;
+	unsigned int np = 0, down;
 	char ports[TJ_MAX_PORTS][PCITOPO_ADDR_LEN];
 
 	*n = 0;
@@ -779,7 +849,7 @@ static int detach_moved(struct run *r, unsigned int *n)
 			return fail(r, TERR_INTERNAL, "%s", err);
 	}
 	*n = np;
-	return 0;
+	return slots_down(r, ports, np, &down);
 }
 
 /* Back to r->from after a failure (r->err says why; why_prefix, if any,
@@ -795,7 +865,7 @@ static void rollback(struct run *r, const char *why_prefix)
 	int e;
 
 	snprintf(first, sizeof(first), "%s%s", why_prefix, r->err);
-	tlog(LOG_WARNING, "rolling back to %s: %s", lname(l), first);
+	tlog(LOG_WARNING, "rolling back to %s: %s", ptc_layout_name(l), first);
 	r->jr.state = TJ_ROLLING_BACK;
 	tcopy(r->jr.error, sizeof(r->jr.error), first);
 	r->jr.rollback_failed = 0;
@@ -817,15 +887,20 @@ static void rollback(struct run *r, const char *why_prefix)
 		fail(r, e == -ETIMEDOUT ? TERR_TIMEOUT : TERR_BMC, "%s", err);
 		goto failed;
 	}
-	if (r->bj.current != l || (r->bj.pending && r->bj.pending != l)) {
+	/* slots still down (the Select failed or never went out): the old
+	 * layout is selected again before they come up, so that the lanes
+	 * are surely where it has them (a MUX at l moves nothing; the
+	 * emulated one puts back the devices QEMU dropped at power off) */
+	if (r->bj.current != l || (r->bj.pending && r->bj.pending != l) ||
+	    r->jr.nslots) {
 		if (detach_moved(r, &ndet) || bmc_to(r, l, false))
 			goto failed;
 		post_phase(r, "done", "BMC job %d done: current %s%s",
-			   r->bj.job, lname(r->bj.current),
+			   r->bj.job, ptc_layout_name(r->bj.current),
 			   ndet ? " (the moved GPUs' ports detached first)" : "");
 	} else {
 		post_phase(r, "done", "BMC still at %s: nothing to select",
-			   lname(l));
+			   ptc_layout_name(l));
 	}
 	if (do_reenumerate(r, "rollback-reenumerate", l, &after) ||
 	    do_verify(r, "rollback-verify", l, &after))
@@ -833,7 +908,9 @@ static void rollback(struct run *r, const char *why_prefix)
 	do_restore(r, "rollback-restore", l);
 	if (*r->warn)
 		snprintf(first + strlen(first), sizeof(first) - strlen(first),
-			 "; rolled back to %s, but %.200s", lname(l), r->warn);
+			 "; rolled back to %s, but %.200s", ptc_layout_name(l),
+			 r->warn);
+	fault_point("rollback-commit");	/* tests: verified, not committed */
 	commit(r, l, first);
 	r->terr = first_e;
 	tcopy(r->err, sizeof(r->err), first);
@@ -841,23 +918,29 @@ static void rollback(struct run *r, const char *why_prefix)
 	return;
 failed:
 	snprintf(err, sizeof(err), "%.300s; rollback to %s failed: %.180s",
-		 first, lname(l), r->err);
+		 first, ptc_layout_name(l), r->err);
 	tlog(LOG_CRIT, "%s", err);
 	/* the journal stays, saying so: the next start tries again, and
 	 * knows that topod did not stop here, its rollback failed */
 	r->jr.rollback_failed = 1;
 	tcopy(r->jr.rollback_error, sizeof(r->jr.rollback_error), r->err);
 	journal_save(r);
-	/* whatever the layout now, no GPU stays detached */
+	fault_point("rollback-failed");	/* tests: marked, nothing rebound */
+	/* whatever the layout now, no GPU stays detached (nor its slot down) */
 	if (r->hw || !hw_open(r->cfg, r->plat, true, &r->hw, err2, sizeof(err2))) {
 		struct hw_snap now;
+		unsigned int up;
 
+		if (r->jr.nslots &&
+		    hw_slots_up(r->hw, r->jr.slots, r->jr.nslots, &up, err2,
+				sizeof(err2)))
+			tlog(LOG_ERR, "%s", err2);
 		fault_point("hw_rescan");
 		if (hw_rescan(r->hw, err2, sizeof(err2)))
 			tlog(LOG_ERR, "%s", err2);
 		else if (!hw_snapshot(r->hw, &now, err2, sizeof(err2)))
 			tlog(LOG_NOTICE, "after a rescan: layout %s, %u GPUs",
-			     lname(now.layout), now.ngpus);
+			     ptc_layout_name(now.layout), now.ngpus);
 	}
 	/* and none stays without its driver where it can have it */
 	if (rebind(r, &bound, drv, sizeof(drv)))
@@ -885,7 +968,7 @@ static void finish_ok(struct run *r, const char *msg)
 
 	if (*r->warn)
 		snprintf(warn, sizeof(warn), "switched to %s, but %s",
-			 lname(r->to), r->warn);
+			 ptc_layout_name(r->to), r->warn);
 	phase(r, "commit", r->to);
 	commit(r, r->to, warn);
 	post_phase(r, "done", "%s", msg);
@@ -921,7 +1004,7 @@ static void power_cycle(struct run *r)
 	}
 	post_phase(r, "done",
 		   "power cycle requested; topod finishes the switch to %s "
-		   "when the host is up again", lname(r->to));
+		   "when the host is up again", ptc_layout_name(r->to));
 	return;
 undo:
 	/* the layout stays pending; restart what we stopped */
@@ -954,7 +1037,8 @@ static void switch_power_cycle(struct run *r)
 	phase(r, "pending", r->to);
 	post_phase(r, "done",
 		   "%s takes effect at the next power cycle (topoctl set %s "
-		   "--power-cycle)", lname(r->to), lname(r->to));
+		   "--power-cycle)", ptc_layout_name(r->to),
+		   ptc_layout_name(r->to));
 	post_finish(r, r->to, true, TS_AWAITING_POWER_CYCLE, "");
 }
 
@@ -1099,7 +1183,7 @@ static void recover_power_cycle(struct run *r)
 	if (r->bj.pending == r->to && r->bj.current != r->to) {
 		/* no power cycle yet: still pending */
 		post_phase(r, "done", "%s still pending: no power cycle yet",
-			   lname(r->to));
+			   ptc_layout_name(r->to));
 		do_restore(r, "restore", r->to);
 		post_state(r, TS_AWAITING_POWER_CYCLE, r->to);
 		return;
@@ -1110,7 +1194,7 @@ static void recover_power_cycle(struct run *r)
 		goto failed;
 	}
 	post_phase(r, "done", "%u GPUs, layout %s", after.ngpus,
-		   lname(after.layout));
+		   ptc_layout_name(after.layout));
 	/* links against the journal's, from before the power cycle */
 	if (do_verify(r, "verify", r->to, &after))
 		goto failed;
@@ -1122,7 +1206,7 @@ failed:
 		char msg[TOPOD_MSG_LEN];
 
 		snprintf(msg, sizeof(msg), "power cycle to %s: %.400s",
-			 lname(r->to), r->err);
+			 ptc_layout_name(r->to), r->err);
 		commit(r, PCITOPO_LAYOUT_UNKNOWN, msg);
 		post_finish(r, r->to, false, TS_FAILED, msg);
 	}
@@ -1147,7 +1231,7 @@ static void interrupted_cause(struct run *r, bool bj_known, char *buf,
 	if (r->jr.rollback_failed)
 		w = (size_t)snprintf(buf, len, "%.200s; rollback to %s failed: "
 				     "%.160s; tried again at the next start",
-				     r->jr.error, lname(r->from),
+				     r->jr.error, ptc_layout_name(r->from),
 				     r->jr.rollback_error);
 	else
 		w = (size_t)snprintf(buf, len, "%.200s%s%s in phase %s of the "
@@ -1155,7 +1239,8 @@ static void interrupted_cause(struct run *r, bool bj_known, char *buf,
 				     *r->jr.error ? "; then " : "",
 				     down ? "the host went down (power cut or "
 				     "reset)" : "topod stopped", r->j->journal.phase,
-				     lname(r->from), lname(r->to),
+				     ptc_layout_name(r->from),
+				     ptc_layout_name(r->to),
 				     down ? "" : " (killed or crashed)");
 	if (bj_known && r->jr.bmc_sent && r->bj.state == PT_PLAT_STATE_FAILED &&
 	    w < len)
@@ -1196,7 +1281,7 @@ static void recover_interrupted(struct run *r)
 	    r->plat->apply == PT_PLAT_APPLY_ONLINE &&
 	    r->bj.state == PT_PLAT_STATE_DONE && r->bj.current == r->to) {
 		post_phase(r, "done", "the Select went through: finishing "
-			   "the switch to %s", lname(r->to));
+			   "the switch to %s", ptc_layout_name(r->to));
 		/* verified against the journal's links from before */
 		if (do_reenumerate(r, "reenumerate", r->to, &after) ||
 		    do_verify(r, "verify", r->to, &after)) {
@@ -1225,8 +1310,8 @@ static void run_recover(struct run *r)
 	r->from = r->jr.from;
 	r->to = r->jr.to;
 	tlog(LOG_NOTICE, "journal: %s switch %s -> %s, last phase %s",
-	     tj_state_name(r->jr.state), lname(r->from), lname(r->to),
-	     r->jr.phase);
+	     tj_state_name(r->jr.state), ptc_layout_name(r->from),
+	     ptc_layout_name(r->to), r->jr.phase);
 	if (r->jr.state == TJ_AWAITING_POWER_CYCLE)
 		recover_power_cycle(r);
 	else

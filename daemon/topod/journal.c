@@ -11,12 +11,13 @@
 #include <unistd.h>
 
 #include "journal.h"
-#include "platform.h"
+#include "ptc.h"
 
 /* 2: unbound drivers, the GPUs' links before, boot id, a failed rollback.
- * A version 1 journal (a switch in flight across an upgrade) is still
- * read: it lacks those, and recovery says what it cannot check. */
-#define TJ_VERSION	2
+ * 3: the slots taken down (slots=PORT/power,PORT/link).
+ * An older journal (a switch in flight across an upgrade) is still read:
+ * it lacks those, and recovery says what it cannot check. */
+#define TJ_VERSION	3
 
 static const char *const state_names[__TJ_STATE_MAX] = {
 	[TJ_NONE] = "none",
@@ -28,6 +29,17 @@ static const char *const state_names[__TJ_STATE_MAX] = {
 const char *tj_state_name(enum tj_state s)
 {
 	return (unsigned int)s < __TJ_STATE_MAX ? state_names[s] : "?";
+}
+
+static const char *const slot_how_names[] = {
+	[TJ_SLOT_POWER] = "power",
+	[TJ_SLOT_LINK] = "link",
+};
+
+const char *tj_slot_how_name(enum tj_slot_how h)
+{
+	return h == TJ_SLOT_POWER || h == TJ_SLOT_LINK ? slot_how_names[h] :
+	       "?";
 }
 
 static int fsync_dir(const char *dir)
@@ -91,18 +103,13 @@ fail:
 	return r;
 }
 
-static const char *lname(enum pcitopo_layout l)
-{
-	return l ? pt_platform_layout_name(l) : "unknown";
-}
-
 static enum pcitopo_layout lparse(const char *s, int *ok)
 {
 	enum pcitopo_layout l;
 
 	if (!strcmp(s, "unknown"))
 		return PCITOPO_LAYOUT_UNKNOWN;
-	l = pt_platform_layout_by_name(s);
+	l = ptc_layout_by_name(s);
 	if (!l)
 		*ok = 0;
 	return l;
@@ -183,6 +190,35 @@ static int get_unbound(char *val, struct tj_job *j)
 	return 0;
 }
 
+static int get_slots(char *val, struct tj_job *j)
+{
+	char *save = NULL, *tok;
+
+	j->nslots = 0;
+	for (tok = strtok_r(val, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		struct tj_slot *sl;
+		char *s = tok, *how;
+
+		if (j->nslots >= TJ_MAX_PORTS)
+			return -EBADMSG;
+		sl = &j->slots[j->nslots++];
+		if (copy_field(sl->port, sizeof(sl->port), field(&s)) ||
+		    !*sl->port)
+			return -EBADMSG;
+		how = field(&s);
+		if (!how || s)
+			return -EBADMSG;
+		if (!strcmp(how, slot_how_names[TJ_SLOT_POWER]))
+			sl->how = TJ_SLOT_POWER;
+		else if (!strcmp(how, slot_how_names[TJ_SLOT_LINK]))
+			sl->how = TJ_SLOT_LINK;
+		else
+			return -EBADMSG;
+	}
+	return 0;
+}
+
 static int get_gpus(char *val, struct tj_job *j)
 {
 	char *save = NULL, *tok;
@@ -243,12 +279,19 @@ static void fill_job(FILE *f, const void *arg)
 	fprintf(f, "version=%d\n", TJ_VERSION);
 	fprintf(f, "state=%s\n", tj_state_name(j->state));
 	fprintf(f, "phase=%s\n", j->phase);
-	fprintf(f, "from=%s\nto=%s\n", lname(j->from), lname(j->to));
+	fprintf(f, "from=%s\nto=%s\n", ptc_layout_name(j->from),
+		ptc_layout_name(j->to));
 	fprintf(f, "flags=%" PRIu64 "\n", j->flags);
 	fprintf(f, "bmc_sent=%d\n", j->bmc_sent ? 1 : 0);
 	fprintf(f, "started_usec=%" PRIu64 "\n", j->started_usec);
 	put_list(f, "units", &j->units[0][0], TJ_UNIT_LEN, j->nunits);
 	put_list(f, "ports", &j->ports[0][0], PCITOPO_ADDR_LEN, j->nports);
+	/* port/how: a port address holds no '/' or ',' */
+	fprintf(f, "slots=");
+	for (unsigned int i = 0; i < j->nslots; i++)
+		fprintf(f, "%s%s/%s", i ? "," : "", j->slots[i].port,
+			tj_slot_how_name(j->slots[i].how));
+	fputc('\n', f);
 	put_text(f, "error", j->error);
 	fprintf(f, "rollback_failed=%d\n", j->rollback_failed ? 1 : 0);
 	put_text(f, "rollback_error", j->rollback_error);
@@ -383,6 +426,8 @@ static int kv_job(void *arg, char *k, char *v)
 	if (!strcmp(k, "ports"))
 		return get_list(v, &j->ports[0][0], PCITOPO_ADDR_LEN,
 				TJ_MAX_PORTS, &j->nports);
+	if (!strcmp(k, "slots"))
+		return get_slots(v, j);
 	if (!strcmp(k, "error")) {
 		snprintf(j->error, sizeof(j->error), "%s", v);
 		return 0;
@@ -433,7 +478,7 @@ static void fill_committed(FILE *f, const void *arg)
 
 	fprintf(f, "# topod: the committed layout (do not edit)\n");
 	fprintf(f, "version=%d\n", TJ_VERSION);
-	fprintf(f, "layout=%s\n", lname(c->layout));
+	fprintf(f, "layout=%s\n", ptc_layout_name(c->layout));
 	fprintf(f, "generation=%" PRIu64 "\n", c->generation);
 	put_text(f, "last_error", c->last_error);
 	fprintf(f, "end=1\n");

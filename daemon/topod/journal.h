@@ -4,7 +4,8 @@
  *
  *   job     the switch in flight, rewritten at every phase: what it asked
  *           for, how far it got, what it changed (units stopped, ports
- *           detached, whether the Select went out, the drivers unbound,
+ *           detached, the slots taken down (powered off or link
+ *           disabled), whether the Select went out, the drivers unbound,
  *           the GPUs and links before the switch, the boot it began in).
  *           Absent when idle.
  *   state   the committed layout and the switch counter.
@@ -42,6 +43,19 @@ struct tj_dev {
 	char driver[TJ_DRV_LEN];
 };
 
+/* How a port's slot was taken down before the lanes change (hostside.c):
+ * its hotplug controller's power off (pciehp), or the port's Link Disable
+ * where it has no power control. Whoever ends the switch brings it up. */
+enum tj_slot_how {
+	TJ_SLOT_POWER = 1,
+	TJ_SLOT_LINK,
+};
+
+struct tj_slot {
+	char port[PCITOPO_ADDR_LEN];
+	enum tj_slot_how how;
+};
+
 /* A GPU before the switch, with its link: what every verify (forward,
  * rollback, recovery) holds the links to. */
 struct tj_gpu {
@@ -63,6 +77,8 @@ struct tj_job {
 	char units[TJ_MAX_UNITS][TJ_UNIT_LEN];	/* stopped by us */
 	unsigned int nports;
 	char ports[TJ_MAX_PORTS][PCITOPO_ADDR_LEN];	/* detached by us */
+	unsigned int nslots;
+	struct tj_slot slots[TJ_MAX_PORTS];	/* down: written before */
 	char error[TJ_ERR_LEN];			/* why a rollback started (the
 						 * first cause, never replaced) */
 	/* the rollback failed (topod stayed up, State failed): why */
@@ -85,6 +101,7 @@ struct tj_committed {
 #define TJ_STATE_FILE	"state"
 
 const char *tj_state_name(enum tj_state s);
+const char *tj_slot_how_name(enum tj_slot_how h);	/* power | link */
 
 /* Atomically replace dir/name with len bytes of buf. */
 int tj_atomic_write(const char *dir, const char *name, const char *buf,

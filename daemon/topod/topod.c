@@ -19,17 +19,10 @@
 
 #include "check.h"
 #include "hostside.h"
+#include "nfd.h"
 #include "topod.h"
 
 static bool exit_after_job;
-
-static const char *lname(enum pcitopo_layout l)
-{
-	if (l == PCITOPO_LAYOUT_OTHER)
-		return "other";
-	return l && pt_platform_layout_name(l) ? pt_platform_layout_name(l) :
-	       "unknown";
-}
 
 static int on_module_event(sd_event_source *s, int fd, uint32_t revents,
 			   void *userdata);
@@ -130,8 +123,9 @@ void topod_refresh(struct topod *d, bool check_drift)
 			snprintf(msg, sizeof(msg),
 				 "drift: the module reports %s (%.100s, %u GPUs) "
 				 "but the committed layout is %s; no switch "
-				 "asked for it", lname(d->layout), d->reason,
-				 d->gpus, lname(d->committed.layout));
+				 "asked for it", ptc_layout_name(d->layout),
+				 d->reason, d->gpus,
+				 ptc_layout_name(d->committed.layout));
 			if (strcmp(msg, d->last_error)) {
 				tlog(LOG_WARNING, "%s", msg);
 				snprintf(d->last_error, sizeof(d->last_error),
@@ -140,13 +134,15 @@ void topod_refresh(struct topod *d, bool check_drift)
 				changed = true;
 			}
 		} else if (!strncmp(d->last_error, "drift:", 6)) {
-			tlog(LOG_NOTICE, "layout %s again", lname(d->layout));
+			tlog(LOG_NOTICE, "layout %s again",
+			     ptc_layout_name(d->layout));
 			d->last_error[0] = '\0';
 			changed = true;
 		}
 	}
 	if (changed && d->bus)
 		bus_props_changed(d);
+	nfd_update(d);	/* also a retry: the labels' directory may be back */
 }
 
 static int on_module_event(sd_event_source *s, int fd, uint32_t revents,
@@ -166,12 +162,13 @@ static void handle(struct topod *d, struct tmsg *m)
 	case TM_PHASE:
 		snprintf(d->phase, sizeof(d->phase), "%s", m->phase);
 		if (!strcmp(m->status, "started"))
-			tlog(LOG_INFO, "%s %s: started", lname(m->layout),
-			     m->phase);
+			tlog(LOG_INFO, "%s %s: started",
+			     ptc_layout_name(m->layout), m->phase);
 		else
 			tlog(strcmp(m->status, "failed") ? LOG_INFO : LOG_ERR,
-			     "%s %s: %s in %.3f s%s%s", lname(m->layout),
-			     m->phase, m->status, m->elapsed_usec / 1e6,
+			     "%s %s: %s in %.3f s%s%s",
+			     ptc_layout_name(m->layout), m->phase, m->status,
+			     m->elapsed_usec / 1e6,
 			     m->text[0] ? ": " : "", m->text);
 		bus_emit_phase(d, m);
 		break;
@@ -198,10 +195,11 @@ static void handle(struct topod *d, struct tmsg *m)
 		tcopy(d->last_error, sizeof(d->last_error), m->text);
 		(void)tj_committed_read(d->cfg.state_dir, &d->committed);
 		if (m->ok)
-			tlog(LOG_NOTICE, "switch to %s: done", lname(m->layout));
+			tlog(LOG_NOTICE, "switch to %s: done",
+			     ptc_layout_name(m->layout));
 		else
 			tlog(LOG_ERR, "switch to %s: failed: %s",
-			     lname(m->layout), m->text);
+			     ptc_layout_name(m->layout), m->text);
 		topod_refresh(d, false);
 		bus_emit_finished(d, m);
 		bus_props_changed(d);
@@ -431,7 +429,7 @@ int main(int argc, char **argv)
 	     d.plat.name, pt_platform_method_name(d.plat.method),
 	     pt_platform_apply_name(d.plat.apply),
 	     d.cfg.transport == BMC_INBAND ? d.cfg.device : d.cfg.host,
-	     lname(d.layout), d.cfg.state_dir);
+	     ptc_layout_name(d.layout), d.cfg.state_dir);
 
 	r = tj_job_read(d.cfg.state_dir, &journal, NULL);
 	if (!r) {
@@ -451,6 +449,7 @@ int main(int argc, char **argv)
 			 "journal unreadable: %s", strerror(-r));
 	}
 
+	nfd_start(&d);	/* the state at start is known: the node labels */
 	r = sd_event_loop(d.event);
 	if (!d.job) {
 		struct tmsg *m;

@@ -23,6 +23,7 @@
  *   units.c    stopping and starting systemd units over the bus
  *   journal.c  the job journal and committed state (journal.h)
  *   fault.c    fault injection for tests (--test-fault)
+ *   nfd.c      node labels for Kubernetes (NFD's feature file; nfd.h)
  *   log.c      logging with priorities
  */
 #ifndef PCITOPO_TOPOD_H
@@ -38,12 +39,10 @@
 
 #include "ipmi.h"
 #include "journal.h"
+#include "pcitopo/topod1.h"
 #include "platform.h"
+#include "ptc.h"
 
-#define TOPOD_BUS_NAME		"org.pcitopo.Topod"
-#define TOPOD_OBJECT		"/org/pcitopo/Topod"
-#define TOPOD_IFACE		"org.pcitopo.Topod1"
-#define TOPOD_ERR		"org.pcitopo.Topod1.Error."
 #define TOPOD_POLKIT_ACTION	"org.pcitopo.set-layout"
 /* the project's version: the top VERSION file, passed by daemon/Makefile */
 #ifndef TOPOD_VERSION
@@ -52,31 +51,22 @@
 #define TOPOD_CONFIG		"/etc/pcitopo/topod.conf"
 #define TOPOD_STATE_DIR		"/var/lib/pcitopo"
 
-/* SetLayout flags */
-#define TOPOD_F_FORCE		UINT64_C(1)
-#define TOPOD_F_POWER_CYCLE	UINT64_C(2)
-#define TOPOD_F_ALL		(TOPOD_F_FORCE | TOPOD_F_POWER_CYCLE)
-
 #define TOPOD_MSG_LEN		512
 
-/* Named errors (bus.c maps them to errno both ways). */
+/* Named errors: TERR_BUSY ... TERR_VERIFY are org.pcitopo.Topod1.Error.*,
+ * in the order of TOPOD_ERRORS (pcitopo/topod1.h), which gives each its
+ * errno (bus.c registers the map); then two of freedesktop's. */
 enum terr {
 	TERR_OK,
-	TERR_BUSY,		/* EBUSY: another switch in flight */
-	TERR_INVALID_LAYOUT,	/* EINVAL: not a layout name */
-	TERR_UNSUPPORTED,	/* EOPNOTSUPP: the platform lacks it */
-	TERR_DEVICE_BUSY,	/* ETXTBSY: a process holds a GPU */
-	TERR_BMC,		/* EREMOTEIO: the BMC refused or failed */
-	TERR_TIMEOUT,		/* ETIMEDOUT: a phase ran past its budget */
-	TERR_VERIFY,		/* EIO: the result is not what was asked */
+#define TERR_ID(id, errnum) TERR_##id,
+	TOPOD_ERRORS(TERR_ID)
+#undef TERR_ID
 	TERR_INVALID_ARGS,	/* EINVAL: unknown flag bits (freedesktop's) */
 	TERR_INTERNAL,		/* other errno: org.freedesktop.DBus.Error.Failed */
 	__TERR_MAX,
 };
 
 const char *terr_name(enum terr e);	/* full D-Bus error name */
-int terr_errno(enum terr e);
-extern const sd_bus_error_map topod_errors[];
 
 /* State property */
 enum tstate {
@@ -105,6 +95,8 @@ struct tconfig {
 	bool fake_hw;
 	char fake_bmc_state[4096];
 	char profile[4096];
+	/* NFD's features.d (nfd.h); "": no node labels */
+	char nfd_dir[4096];
 };
 
 int config_load(const char *path, struct tconfig *c, char *err, size_t len);
@@ -262,7 +254,6 @@ void bus_emit_drift(struct topod *d, const char *msg);
 void bus_props_changed(struct topod *d);
 int bus_reply_error(sd_bus_message *m, enum terr e, int errnum,
 		    const char *text);
-const char *bus_layout_name(enum pcitopo_layout l);
 
 /* polkit.c: calls done(d, m, 0) once authorized, or replies itself. */
 typedef void (*auth_done_fn)(struct topod *d, sd_bus_message *m);

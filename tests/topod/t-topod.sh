@@ -13,6 +13,9 @@
 #   holders (--force), unprivileged, during a switch, a BMC that does not
 #   answer, -j;
 #   switchfw: pending, power cycle, finished at the next start;
+#   node labels (NFD's feature file, nfdcheck.py checks it): at start,
+#   during a switch, after a commit, a rollback, a drift, while pending, with
+#   the directory missing; the label rules' unit test; the checker itself;
 #   systemd-analyze verify of the units, udev rules, XML files.
 set -uo pipefail
 here=$(dirname "$(readlink -f "$0")")
@@ -28,6 +31,53 @@ while IFS= read -r line; do
 		ok "$([[ -z ${BASH_REMATCH[1]} ]] && echo 0 || echo 1)" "journal: ${BASH_REMATCH[2]}"
 	fi
 done < <("$top/daemon/build/san/test_journal" 2>&1)
+# --- unit: the node labels' rules and file (nfdlabel.c) ------------------------
+while IFS= read -r line; do
+	if [[ $line =~ ^(not\ )?ok\ [0-9]+\ -\ (.*)$ ]]; then
+		ok "$([[ -z ${BASH_REMATCH[1]} ]] && echo 0 || echo 1)" "node labels: ${BASH_REMATCH[2]}"
+	fi
+done < <("$top/daemon/build/san/test_nfd" 2>&1)
+
+# --- nfdcheck.py, the independent checker of the labels: it refuses what NFD
+# would not publish (every case here must fail), passes a good file
+NC=$(mktemp -d /tmp/t-topod-nfd.XXXXXX)
+nfdcheck() { "$here/nfdcheck.py" "$@"; }
+printf '# comment\n\nvendor.example/ok=1\nfeature.node.kubernetes.io/flag\n  sub.feature.node.kubernetes.io/x=a.b_c-d  \nex.io/empty=\n' >"$NC/good"
+out=$(nfdcheck "$NC/good" 2>&1); rc=$?
+ok "$([[ $rc == 0 && $out == $'ex.io/empty=\nfeature.node.kubernetes.io/flag=true\nsub.feature.node.kubernetes.io/x=a.b_c-d\nvendor.example/ok=1' ]] && echo 0 || echo 1)" \
+	"nfdcheck.py: a good file passes; its labels sorted, a bare key is true, lines trimmed as NFD does"
+while IFS='|' read -r what text; do
+	printf '%b' "$text" >"$NC/bad"
+	out=$(nfdcheck "$NC/bad" 2>&1); rc=$?
+	ok "$([[ $rc == 1 && $out == nfdcheck:* ]] && echo 0 || echo 1)" "nfdcheck.py refuses $what ($out)"
+done <<'EOT'
+a value of 64 characters|ex.io/v=a234567890123456789012345678901234567890123456789012345678901234\n
+a value with a slash|ex.io/v=a/b\n
+a value ending in a dot|ex.io/v=a.\n
+blanks around the =|ex.io/v = a\n
+an unprefixed key|layout=cascade\n
+the kubernetes.io namespace|node.kubernetes.io/layout=cascade\n
+an upper-case prefix|Ex.io/v=1\n
+a name of 64 characters|ex.io/a234567890123456789012345678901234567890123456789012345678901234=1\n
+an unknown directive|# +frobnicate\nex.io/v=1\n
+a bad expiry-time|# +expiry-time=tomorrow\nex.io/v=1\n
+a key given twice|ex.io/v=1\nex.io/v=2\n
+EOT
+head -c 65537 /dev/zero | tr '\0' '#' >"$NC/big"
+out=$(nfdcheck "$NC/big" 2>&1); rc=$?
+ok "$([[ $rc == 1 && $out == *"65537 bytes > 65536"* ]] && echo 0 || echo 1)" "nfdcheck.py refuses a file over 64 KiB ($out)"
+cp "$NC/good" "$NC/.hidden"
+out=$(nfdcheck "$NC/.hidden" 2>&1); rc=$?
+ok "$([[ $rc == 1 && $out == *"dot-file"* ]] && echo 0 || echo 1)" "nfdcheck.py refuses a dot-file (NFD skips it)"
+echo 'pcitopo.io/layout=cascade' >"$NC/ns"
+echo 'pcitopo.feature.node.kubernetes.io/layout=cascade' >"$NC/sub"
+out=$(nfdcheck --legacy "$NC/ns" 2>&1); rc=$?
+nfdcheck --legacy --extra-label-ns=pcitopo.io "$NC/ns" >/dev/null 2>&1; rc2=$?
+nfdcheck "$NC/ns" >/dev/null 2>&1; rc3=$?
+nfdcheck --legacy "$NC/sub" >/dev/null 2>&1; rc4=$?
+ok "$([[ $rc == 1 && $out == *"-extra-label-ns=pcitopo.io"* && $rc2 == 0 && $rc3 == 0 && $rc4 == 0 ]] && echo 0 || echo 1)" \
+	"nfdcheck.py: pcitopo.io/ needs -extra-label-ns before NFD 0.13 (--legacy), not since; NFD's sub-namespace never"
+rm -rf "$NC"
 
 # --- the files that ship ----------------------------------------------------
 check "dbus policy and polkit action are well-formed XML" \
@@ -42,6 +92,9 @@ tap_from() { # tap_from PREFIX CMD...: renumber another TAP stream into ours
 		fi
 	done < <("$@" 2>&1)
 }
+# the D-Bus names topod and topoctl compile (include/pcitopo/topod1.h)
+# against the introspection XML: bus name, path, interface, errors, flags
+tap_from "topod1.h vs XML: " python3 "$here/topod1-names.py"
 if command -v systemd-analyze >/dev/null; then
 	# the units name their installed paths; verify them against the build
 	u=$(mktemp -d)
@@ -116,7 +169,20 @@ done <<'EOT'
 { transport = "lan"; host = "h"; cipher = 17; }||cipher suite 17 (RAKP-HMAC-SHA256) is not supported
 { transport = "inband"; }|check_dmi = 1;|check_dmi: not true or false
 { transport = "inband"; }|hardware = 1;|hardware: not a string
+{ transport = "inband"; }|nfd_features_dir = 1;|nfd_features_dir: not a string
+{ transport = "inband"; }|nfd_features_dir = "features.d";|nfd_features_dir: an absolute path or ""
 EOT
+chmod 600 "$C/creds"	# a good LAN setup again, as in the first case
+chk_conf
+sed -i 's/^check_dmi = true;/nfd_features_dir = "";/' "$C/topod.conf"
+rc=$(chk)
+ok "$([[ $rc == 0 && $(<"$C/out") == *'labels:   off (nfd_features_dir = "")'* ]] && echo 0 || echo 1)" \
+	"topod --check: nfd_features_dir = \"\" is accepted: no node labels"
+chk_conf
+rc=$(chk)
+ok "$([[ $rc == 0 && $(<"$C/out") == *"labels:   /etc/kubernetes/node-feature-discovery/features.d/pcitopo (NFD)"* ]] && echo 0 || echo 1)" \
+	"topod --check: the labels go to NFD's features.d by default"
+
 echo 'bmc = {' >"$C/topod.conf"
 rc=$(chk)
 ok "$([[ $rc == 1 && $(<"$C/err") == *"config: $C/topod.conf:"[0-9]* ]] && echo 0 || echo 1)" \
@@ -162,6 +228,27 @@ check "introspection lists SetLayout, Phase, Finished" sh -c \
 	"busctl --address=$DBUS_SYSTEM_BUS_ADDRESS introspect org.pcitopo.Topod /org/pcitopo/Topod | grep -q SetLayout"
 ok "$([[ $(topod_prop Layout) == balance && $(topod_prop State) == idle ]] && echo 0 || echo 1)" \
 	"Layout balance, State idle at start"
+# the node labels: DIR/features.d/pcitopo passes nfdcheck.py and holds
+# exactly the labels given (NAME=VALUE, under pcitopo.feature.node.
+# kubernetes.io/), and no temporary file is left beside it
+NFDP=pcitopo.feature.node.kubernetes.io
+labels_are() { # labels_are DIR NAME=VALUE...
+	local dir=$1 got want
+	shift
+	got=$("$here/nfdcheck.py" "$dir/features.d/pcitopo" 2>&1) || { sed 's/^/# /' <<<"$got"; return 1; }
+	got=$(LC_ALL=C sort <<<"$got")
+	want=$(printf "$NFDP/%s\n" "$@" | LC_ALL=C sort)
+	[[ $got == "$want" && ! -e $dir/features.d/.pcitopo ]] && return 0
+	diff <(echo "$want") <(echo "$got") | sed 's/^/# /'
+	return 1
+}
+mux=(apply=online gpus=8 switchable.balance=true switchable.common=true switchable.cascade=true)
+p2p_balance=(p2p=across-sockets p2p.class=SYS)
+p2p_common=(p2p=root-complex p2p.class=PHB)
+p2p_cascade=(p2p=within-switches p2p.class=PXB)
+labels_are "$D" "${mux[@]}" layout=balance state=idle "${p2p_balance[@]}"
+ok $? "node labels at start: layout balance, 8 GPUs, idle, online, p2p across sockets (SYS), the 3 layouts switchable"
+ok "$([[ $(stat -c %a "$D/features.d/pcitopo") == 644 ]] && echo 0 || echo 1)" "node labels: the file is 0644 (the NFD worker reads it)"
 
 out=$("$TOPOCTL" set cascade 2>&1); rc=$?
 echo "$out" | sed 's/^/# /'
@@ -172,6 +259,8 @@ ok "$([[ $phases == "preflight quiesce detach bmc reenumerate verify restore com
 ok "$([[ $(topod_prop Layout) == cascade && $(bmc_current) == 3 ]] && echo 0 || echo 1)" \
 	"afterwards: Layout cascade, and the BMC's current layout is cascade"
 ok "$([[ $(topod_prop Generation) == 1 ]] && echo 0 || echo 1)" "Generation counts the switch"
+labels_are "$D" "${mux[@]}" layout=cascade state=idle "${p2p_cascade[@]}"
+ok $? "node labels after the commit: layout cascade, idle, p2p within switches (PXB), nothing pending"
 ok "$([[ ! -e $D/state/job && ! -e $D/state/fake-detached ]] && echo 0 || echo 1)" \
 	"no journal left, nothing detached"
 json=$("$TOPOCTL" -j status)
@@ -276,6 +365,7 @@ fi
 "$TOPOCTL" set balance >"$D/first.out" 2>&1 &
 first=$!
 wait_for 10 sh -c "[ \"\$(busctl --address=$DBUS_SYSTEM_BUS_ADDRESS get-property org.pcitopo.Topod /org/pcitopo/Topod org.pcitopo.Topod1 State)\" = 's \"switching\"' ]"
+during=$("$here/nfdcheck.py" "$D/features.d/pcitopo" 2>&1)	# the BMC's 1 s job holds the switch
 out=$("$TOPOCTL" set common 2>&1); rc=$?
 dry=$("$TOPOCTL" set common --dry-run 2>&1); rcd=$?
 json=$("$TOPOCTL" -j set common --dry-run)
@@ -285,6 +375,8 @@ ok "$([[ $rcd == 1 && $dry == *"would be refused (Busy): a switch to balance is 
 	jq -e '.error == "Busy" and (.checked | not) and .state == "switching" and .phase != null' <<<"$json" >/dev/null &&
 	echo 0 || echo 1)" "a dry run during a switch: would be refused, a switch to balance in progress (Busy)"
 ok "$rc1" "the first request still completes"
+ok "$([[ $during == *"$NFDP/state=switching"* && $during == *"$NFDP/pending=balance"* ]] && echo 0 || echo 1)" \
+	"node labels during the switch: state switching, pending balance"
 ok "$([[ $(topod_prop Layout) == balance ]] && echo 0 || echo 1)" "and its layout holds"
 
 # unprivileged, polkit absent: root only
@@ -330,6 +422,8 @@ ok "$([[ $out == *"rollback-verify"*done* ]] && echo 0 || echo 1)" "rolled back 
 ok "$([[ $(topod_prop Layout) == balance && $(bmc_current) == 1 && $(topod_prop State) == idle ]] && echo 0 || echo 1)" \
 	"back in balance, State idle"
 ok "$([[ $(topod_prop LastError) == *"failed (error 2)"* ]] && echo 0 || echo 1)" "LastError says why"
+labels_are "$D" "${mux[@]}" layout=balance state=idle "${p2p_balance[@]}"
+ok $? "node labels after the failed switch: balance, idle, no pending (cleared)"
 ok "$([[ ! -e $D/state/fake-detached ]] && echo 0 || echo 1)" "nothing left detached"
 
 # BMC hang -> timeout (status read, no second select) -> rollback
@@ -411,6 +505,28 @@ ok "$([[ $(topod_prop Layout) == cascade && $(topod_prop State) == idle && $(nod
 [[ $(nodrv) == 0 ]] || sed 's/^/# without a driver: /' "$S/fake-unbound"
 grep -q "rollback-restore: done.*4 of 4 driver(s) bound again" "$D/topod.log"
 ok $? "rollback-restore says the 4 drivers were bound again"
+
+# 1b. killed after the Select with the moving GPUs' slots still down (at
+# hw_slot_up, as reenumerate begins): the journal has listed the 4 slots
+# since detach, before they went down; the restart finishes the switch
+# and brings every slot up again
+topod_stop "$D"
+TOPOD_ARGS="--test-fault hw_slot_up:1" topod_start "$D"
+"$TOPOCTL" set balance --no-wait >/dev/null 2>&1
+wait_for 30 exited
+ok "$([[ $(jget slots) == "0000:17:00.0/power,0000:18:00.0/power,0000:19:00.0/power,0000:1a:00.0/power" &&
+	$(jget bmc_sent) == 1 && $(grep -c . "$S/fake-slots-off" 2>/dev/null) == 4 ]] && echo 0 || echo 1)" \
+	"killed after the Select, slots down: the journal lists the 4 slots powered off (power, not link), the stand-in has them off"
+topod_start "$D"
+idle_again
+ok "$([[ $(topod_prop Layout) == balance && $(topod_prop State) == idle && $(grep -c . "$S/fake-slots-off" 2>/dev/null) == 0 &&
+	$(nodrv) == 0 ]] && echo 0 || echo 1)" \
+	"restarted: the switch finished in balance, every slot up again, every GPU with its driver"
+"$TOPOCTL" set cascade >/dev/null 2>&1
+ok "$([[ $(topod_prop Layout) == cascade && $(grep -c . "$S/fake-slots-off" 2>/dev/null) == 0 &&
+	$(grep "detach: done" "$D/topod.log" | tail -1) == *"4 port(s) detached, 4 slot(s) taken down"* &&
+	$(grep "reenumerate: done" "$D/topod.log" | tail -1) == *"4 of 4 slot(s) up"* ]] && echo 0 || echo 1)" \
+	"and back to cascade: the 4 slots taken down in detach, up again in reenumerate"
 
 # 4 and 2. a MUX that reports done without moving anything (fake-layout:
 # the module stays in cascade): reenumerate stops waiting once all 8 GPUs
@@ -508,6 +624,8 @@ wait_for 20 sh -c "grep -q '^current=1' $PCITOPO_BMC_STATE"
 bus call org.pcitopo.Topod /org/pcitopo/Topod org.pcitopo.Topod1 Recheck
 ok "$([[ $(topod_prop LastError) == "drift: "*"committed layout is cascade"* && $(topod_prop Layout) == balance ]] && echo 0 || echo 1)" \
 	"drift: a layout change no switch asked for is reported in LastError"
+labels_are "$D" "${mux[@]}" layout=balance state=idle "${p2p_balance[@]}" drift=true
+ok $? "node labels in drift: the layout the module reports (balance), drift true"
 sleep 0.3
 kill "$mon" 2>/dev/null; wait "$mon" 2>/dev/null
 ok "$(grep -q 'Drift' "$D/drift.mon" && echo 0 || echo 1)" "drift: and as a Drift signal"
@@ -515,6 +633,8 @@ $PCITOPO_BMC_IPMITOOL raw 0x3c 0x20 0x01 0x03 >/dev/null
 wait_for 20 sh -c "grep -q '^current=3' $PCITOPO_BMC_STATE"
 bus call org.pcitopo.Topod /org/pcitopo/Topod org.pcitopo.Topod1 Recheck
 ok "$([[ -z $(topod_prop LastError) ]] && echo 0 || echo 1)" "drift: cleared once the layout is the committed one again"
+labels_are "$D" "${mux[@]}" layout=cascade state=idle "${p2p_cascade[@]}"
+ok $? "node labels after the drift cleared: cascade, no drift label"
 
 # pcitopo-boot (pcitopo-boot.service's job) against this topod
 boot() { # boot PROFILE-LAYOUT
@@ -532,6 +652,29 @@ echo balance >"$D/state/boot-attempt"
 out=$(boot balance); rc=$?
 ok "$([[ $rc == 1 && $out == *"did not apply"* && $(topod_prop Layout) == common ]] && echo 0 || echo 1)" \
 	"pcitopo-boot: a profile the last boot failed to apply is reported, not retried (no power-cycle loop)"
+
+# the labels' directory missing (NFD not deployed yet): topod says so once,
+# however often it is asked, and runs on; once it is there, the next
+# refresh (Recheck here) writes the file
+topod_stop "$D"
+rm -rf "$D/features.d"
+topod_start "$D"
+rc=$?
+for _ in 1 2 3; do "$TOPOCTL" status >/dev/null 2>&1; done
+st=$("$TOPOCTL" -j status 2>/dev/null | jq -r .state)
+nerr=$(grep -c "node labels (NFD): $D/features.d: No such file or directory; topod goes on without them" "$D/topod.log")
+ok "$([[ $rc == 0 && $st == idle && $nerr == 1 && ! -e $D/features.d ]] && echo 0 || echo 1)" \
+	"node labels, directory missing: topod runs (State $st), the error logged once ($nerr), nothing created"
+mkdir "$D/features.d"
+busctl --address="$DBUS_SYSTEM_BUS_ADDRESS" call org.pcitopo.Topod /org/pcitopo/Topod org.pcitopo.Topod1 Recheck
+labels_are "$D" "${mux[@]}" layout=common state=idle "${p2p_common[@]}"
+ok $? "node labels, directory back: written at the next refresh (common, p2p through the root complex, PHB)"
+ok "$(grep -q "node labels (NFD): $D/features.d/pcitopo written again" "$D/topod.log" && echo 0 || echo 1)" \
+	"node labels: topod logs that they are written again"
+rm "$D/features.d/pcitopo"
+busctl --address="$DBUS_SYSTEM_BUS_ADDRESS" call org.pcitopo.Topod /org/pcitopo/Topod org.pcitopo.Topod1 Recheck
+labels_are "$D" "${mux[@]}" layout=common state=idle "${p2p_common[@]}"
+ok $? "node labels: the file removed by hand is written again at the next refresh"
 topod_stop "$D"
 
 # --- switchfw, power cycle --------------------------------------------------
@@ -563,6 +706,9 @@ echo "$out" | sed 's/^/# /'
 ok "$rc" "switchfw: topoctl set cascade without --power-cycle exits 0"
 ok "$([[ $(topod_prop State) == awaiting-power-cycle && $(topod_prop PendingLayout) == cascade && $(topod_prop Layout) == balance ]] && echo 0 || echo 1)" \
 	"State awaiting-power-cycle, PendingLayout cascade, Layout still balance"
+fw=(apply=power-cycle gpus=8 switchable.balance=true switchable.common=true switchable.cascade=true)
+labels_are "$D2" "${fw[@]}" layout=balance state=awaiting-power-cycle pending=cascade "${p2p_balance[@]}"
+ok $? "switchfw node labels: balance, awaiting-power-cycle, pending cascade, apply power-cycle"
 out=$("$TOPOCTL" set cascade --power-cycle 2>&1); rc=$?
 echo "$out" | sed 's/^/# /'
 ok "$([[ $rc == 0 && $out == *"power-cycle"*done* ]] && echo 0 || echo 1)" "--power-cycle: the BMC power cycles the host"
@@ -574,6 +720,8 @@ wait_for 20 sh -c "[ ! -e $D2/state/job ]"
 sleep 0.3
 ok "$([[ $(topod_prop Layout) == cascade && $(topod_prop State) == idle && -z $(topod_prop PendingLayout) ]] && echo 0 || echo 1)" \
 	"at the next start topod verified and committed cascade"
+labels_are "$D2" "${fw[@]}" layout=cascade state=idle "${p2p_cascade[@]}"
+ok $? "switchfw node labels after the power cycle: cascade, idle, nothing pending"
 topod_stop "$D2"
 
 echo "1..$n"

@@ -65,6 +65,11 @@ int main(void)
 	j.nports = 2;
 	strcpy(j.ports[0], "0000:82:00.0");
 	strcpy(j.ports[1], "0000:82:01.0");
+	j.nslots = 2;
+	strcpy(j.slots[0].port, "0000:82:00.0");
+	j.slots[0].how = TJ_SLOT_POWER;
+	strcpy(j.slots[1].port, "0000:82:01.0");
+	j.slots[1].how = TJ_SLOT_LINK;
 	strcpy(j.error, "line one\nline two");
 	j.rollback_failed = 1;
 	strcpy(j.rollback_error, "rollback-verify: GPU4 link x0");
@@ -95,6 +100,11 @@ int main(void)
 					   "nvidia-persistenced.service") &&
 	       back.nports == 2 && !strcmp(back.ports[1], "0000:82:01.0"),
 	       "stopped units and detached ports survive (what recovery undoes)");
+	tap_ok(back.nslots == 2 && !strcmp(back.slots[0].port, "0000:82:00.0") &&
+	       back.slots[0].how == TJ_SLOT_POWER &&
+	       !strcmp(back.slots[1].port, "0000:82:01.0") &&
+	       back.slots[1].how == TJ_SLOT_LINK,
+	       "the slots taken down and how survive (what every path brings up)");
 	tap_streq(back.error, "line one line two",
 		  "an error with a newline stays one line");
 	tap_ok(back.rollback_failed == 1 &&
@@ -126,7 +136,7 @@ int main(void)
 	    "to=cascade\n");
 	tap_eq(tj_job_read(dir, &back, &line), -EBADMSG,
 	       "a torn journal (no end marker) is refused");
-	put("job", "version=3\nstate=switching\nend=1\n");
+	put("job", "version=4\nstate=switching\nend=1\n");
 	tap_eq(tj_job_read(dir, &back, &line), -EBADMSG,
 	       "a journal of a newer version is refused");
 	put("job", "version=1\nstate=switching\nphase=bmc\nfrom=balance\n"
@@ -139,6 +149,9 @@ int main(void)
 	put("job", "version=2\nstate=switching\ngpus=0000:23:00.0//x/1/3\nend=1\n");
 	tap_eq(tj_job_read(dir, &back, &line), -EBADMSG,
 	       "a GPU with a bad link figure is refused");
+	put("job", "version=3\nstate=switching\nslots=0000:82:00.0/off\nend=1\n");
+	tap_eq(tj_job_read(dir, &back, &line), -EBADMSG,
+	       "a slot taken down in an unknown way is refused");
 	put("job", "version=1\nstate=switching\nfrom=sideways\nend=1\n");
 	tap_eq(tj_job_read(dir, &back, &line), -EBADMSG,
 	       "an unknown layout is refused");

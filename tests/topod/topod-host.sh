@@ -8,12 +8,15 @@
 #                          dbus/org.pcitopo.Topod.conf); exports
 #                          DBUS_SYSTEM_BUS_ADDRESS
 #   bmc_start DIR ARGS...  tests/bmc/start-bmc --dir DIR/bmc ARGS; sources env
-#   topod_conf DIR PLATFORM [BUDGET_MS]   DIR/topod.conf + DIR/platform.conf
+#   topod_conf DIR PLATFORM [BUDGET_MS]   DIR/topod.conf + DIR/platform.conf;
+#                          the node labels in DIR/features.d (never the
+#                          host's /etc/kubernetes)
 #   topod_start DIR        topod in the background, log DIR/topod.log;
 #                          waits for its bus name; TOPOD_ARGS: more options
 #                          (e.g. --test-fault hw_detach:3)
 #   proc_state PID         R, S, T (stopped), Z (exited), ... or gone
-#   topod_stop DIR [SIG]
+#   topod_stop DIR [SIG]   signal, wait for its exit and for the bus to
+#                          let its name go
 #   wait_for SECS CMD...   retries CMD every 0.1 s
 #   cleanup                everything started, in reverse order
 
@@ -104,7 +107,7 @@ topod_conf() { # DIR PLATFORM [BUDGET_MS]
 	if [[ -n $budget ]]; then
 		sed -i "s/bmc_job_ms = [0-9]*/bmc_job_ms = $budget/" "$dir/platform.conf"
 	fi
-	mkdir -p "$dir/state"
+	mkdir -p "$dir/state" "$dir/features.d"
 	cat >"$dir/topod.conf" <<EOC
 # tests/topod: the simulated BMC over LAN, no module (stand-in hardware)
 platform = "$dir/platform.conf";
@@ -114,6 +117,7 @@ state_dir = "$dir/state";
 check_dmi = false;
 hardware = "fake";
 fake_bmc_state = "$PCITOPO_BMC_STATE";
+nfd_features_dir = "$dir/features.d";
 EOC
 }
 
@@ -144,6 +148,11 @@ topod_stop() {
 		sleep 0.1
 	done
 	rm -f "$dir/topod.pid"
+	# the bus releases the name only once it sees the connection close: a
+	# topod started before that would find the name taken and exit
+	# shellcheck disable=SC2016 # expands in sh -c
+	wait_for 20 sh -c '! busctl --address="$DBUS_SYSTEM_BUS_ADDRESS" status org.pcitopo.Topod'
+	return 0
 }
 
 topod_prop() { # PROP -> value (string or number), from Status()

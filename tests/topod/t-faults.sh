@@ -1,0 +1,318 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# topod's fault matrix on the host (issue 12), TAP: topod against the
+# simulated BMC over LAN (MUX method) and the stand-in hardware (no module;
+# daemon/topod/hostside.c), as in t-topod.sh.
+#
+# For every boundary of an online switch, forward and during its rollback
+# (the tables below: each phase topod enters, the first of each action
+# before it acts, the rollback's commit, the end of a commit; fault.c):
+#   - topod is held there (--test-fault WHERE:N:stop: it SIGSTOPs itself,
+#     its journal on disk), the journal's phase is checked, then it is
+#     killed (SIGKILL) at that exact point; or
+#   - the host loses power there (at each phase and during the BMC's job):
+#     topod killed, and the stand-in comes up as hardware does after a
+#     power cut (nothing detached, every driver bound, the BMC's layout; the
+#     BMC, powered on its own, kept its state and finished its job) with
+#     another boot id;
+# then topod starts again and recovers from its journal. Each case asserts:
+# committed (the new layout) or rolled back (the old), as the journal
+# allows (the Select out and the BMC at the new layout: finished; else
+# back); State idle, no journal; the BMC at that layout; 8 GPUs, nothing
+# detached, every GPU with its driver (the stand-in's fake-gpu); LastError
+# the first cause and what interrupted the switch (topod stopped / the host
+# went down, in which phase).
+# Then the BMC and the GPUs misbehave, no kill: a MUX that reports done
+# and moved nothing; a failed BMC job; a completion code for the Select; a
+# GPU that does not come back in the new layout (Timeout, rolled back); one
+# that comes back in neither (State failed, the journal kept, LastError the
+# first cause; the next start tries again; once the GPU is back, rolled
+# back); a GPU back on a narrower link (Verify, rolled back); and a kill at
+# the point where a failed rollback has marked its journal.
+# No systemd units here (none on this private bus: topod says "systemd not
+# on the bus"): tests/vm/t-faults-vm.sh has them, with the real module.
+# No sleep waits for a window: every case is held at its point.
+# T_FAULTS_ONLY=REGEX: only the points it matches; T_FAULTS_KEEP=1 keeps
+# the folder (topod.log).
+# shellcheck disable=SC2016 # fault_switch's SETUP_CMDs expand there
+set -uo pipefail
+here=$(dirname "$(readlink -f "$0")")
+# shellcheck source-path=SCRIPTDIR source=topod-host.sh
+source "$here/topod-host.sh"
+
+make -s -C "$top/daemon" >/dev/null || { echo "not ok 1 - build topod"; exit 1; }
+make -s -C "$top/cli" >/dev/null || { echo "not ok 1 - build topoctl"; exit 1; }
+
+D=$(mktemp -d /tmp/t-faults.XXXXXX)
+S=$D/state
+# T_FAULTS_KEEP=1 keeps the folder (topod.log) for a look afterwards
+trap 'cleanup_dir "$D"; [[ -n ${T_FAULTS_KEEP:-} ]] && echo "# kept $D" || rm -rf "$D"' EXIT
+bus_start "$D"
+bmc_start "$D" --method mux --busy-ms 200
+topod_conf "$D" emulated-mux 8000
+# a GPU that does not come back costs this much (the budget), not 20 s
+sed -i 's/reenumerate_ms = [0-9]*/reenumerate_ms = 1500/' "$D/platform.conf"
+export PCITOPO_BMC_CONSOLE_PORT
+console() { "$top/tests/bmc/bmc-console" --port "$PCITOPO_BMC_CONSOLE_PORT" "$@" >/dev/null; }
+
+# Every switch is --force: preflight's holder check scans every process,
+# and another test's stand-in holder (t-topod.sh's, run at the same time on
+# a developer's machine) would refuse it; this matrix is about what comes
+# after preflight (t-topod.sh tests the refusals).
+t_start=$(date +%s)
+pid() { cat "$D/topod.pid" 2>/dev/null; }
+stopped() { [[ $(proc_state "$(pid)") == T ]]; }
+exited() { [[ $(proc_state "$(pid)") == [ZX]* || $(proc_state "$(pid)") == gone ]]; }
+jget() { sed -n "s/^$1=//p" "$S/job" 2>/dev/null; }
+nodrv() { local c; c=$(grep -c . "$S/fake-unbound" 2>/dev/null); echo "${c:-0}"; }	# GPUs without a driver
+code() { case $1 in balance) echo 1 ;; common) echo 2 ;; cascade) echo 3 ;; esac; }
+name() { case $1 in 1) echo balance ;; 2) echo common ;; 3) echo cascade ;; esac; }
+st() { "$TOPOCTL" -j status 2>/dev/null; }
+# until State is $1 (idle: and no journal left)
+settle() {
+	wait_for 30 sh -c "'$TOPOCTL' -j status | jq -e '.state == \"$1\"' >/dev/null &&
+		{ [ '$1' != idle ] || [ ! -e '$S/job' ]; }"
+}
+# down [SIG]: topod_stop (which waits until the bus has let its name go)
+down() { topod_stop "$D" "${1:-TERM}"; }
+# restart: topod without faults, after the last one was killed or stopped
+restart() {
+	down KILL
+	TOPOD_ARGS='' topod_start "$D"
+}
+boot=0
+power_cut() {	# the host goes down and comes up: the stand-in's state resets
+	boot=$((boot + 1))
+	echo "boot-$boot" >"$S/fake-boot-id"
+	rm -f "$S/fake-detached" "$S/fake-unbound"
+}
+echo boot-0 >"$S/fake-boot-id"
+lastline() { grep -E 'test fault|rolling back|rollback|recover' "$D/topod.log" | tail -n 3 | sed 's/^/# /'; }
+
+# the invariant after a case: layout L (its name), idle, no journal, the
+# BMC at L, 8 GPUs, nothing detached, every driver bound; LastError matched
+# against the glob $3
+after() {	# after LABEL LAYOUT LASTERROR_GLOB
+	local label=$1 l=$2 glob=$3 s le
+	s=$(st)
+	le=$(jq -r '.last_error // ""' <<<"$s" 2>/dev/null)
+	# shellcheck disable=SC2053 # a glob, on purpose
+	ok "$([[ $(jq -r '"\(.layout) \(.state) \(.gpus)"' <<<"$s" 2>/dev/null) == "$l idle 8" &&
+		! -e $S/job && $(bmc_current) == $(code "$l") ]] && echo 0 || echo 1)" \
+		"$label: $l, idle, no journal, the BMC at $l"
+	[[ -e $S/job ]] && sed 's/^/# job: /' "$S/job"
+	# (fake-slots-off: the stand-in's slots powered off, where it has them)
+	ok "$([[ $(nodrv) == 0 && ! -e $S/fake-detached && ! -s $S/fake-slots-off ]] && echo 0 || echo 1)" \
+		"$label: 8 GPUs, nothing detached, every GPU with its driver"
+	[[ $(nodrv) == 0 ]] || sed 's/^/# without a driver: /' "$S/fake-unbound"
+	# shellcheck disable=SC2053
+	ok "$([[ $le == $glob ]] && echo 0 || echo 1)" "$label: LastError ${4:-as expected}"
+	# shellcheck disable=SC2053
+	[[ $le == $glob ]] || echo "# LastError: $le (wanted $glob)"
+}
+
+# case MODE WHERE PHASE OUTCOME KIND: one switch from the current layout
+# to the other (balance <-> cascade), held at WHERE, killed (MODE kill) or
+# the host powered off (MODE power) there, restarted. PHASE: the journal's
+# phase at the hold (- : no journal). OUTCOME: from (rolled back) or to
+# (committed). KIND: fwd (a plain switch) or rb (the MUX reports done and
+# moves nothing: verify fails, the rollback runs)
+fcase() {
+	local mode=$1 where=$2 ph=$3 outcome=$4 kind=$5 from to want glob first why held spid
+	from=$(name "$(bmc_current)")
+	[[ $from == balance ]] && to=cascade || to=balance
+	local label="$kind $where ($mode, $from -> $to)"
+	[[ $kind == rb ]] && code "$from" >"$S/fake-layout"
+	down
+	TOPOD_ARGS="--test-fault $where:stop" topod_start "$D"
+	# in the background: held in preflight, SetLayout has no answer yet
+	"$TOPOCTL" set "$to" --force --no-wait >/dev/null 2>&1 &
+	spid=$!
+	wait_for 30 stopped
+	held=$(stopped && grep -c "test fault: SIGSTOP at $where\$" "$D/topod.log")
+	if [[ $ph == - ]]; then
+		ok "$([[ $held -ge 1 && ! -e $S/job ]] && echo 0 || echo 1)" "$label: held there, no journal"
+	else
+		ok "$([[ $held -ge 1 && $(jget phase) == "$ph" ]] && echo 0 || echo 1)" \
+			"$label: held there, the journal in phase $ph"
+		[[ $(jget phase) == "$ph" ]] || echo "# journal phase: $(jget phase)"
+	fi
+	down KILL
+	wait "$spid" 2>/dev/null
+	[[ $mode == power ]] && power_cut
+	TOPOD_ARGS='' topod_start "$D"
+	settle idle
+	[[ $outcome == from ]] && want=$from || want=$to
+	[[ $mode == power ]] && why="the host went down (power cut or reset)" || why="topod stopped"
+	first=
+	[[ $kind == rb ]] && first="the module reports $from (*) with 8 GPUs, not $to; then "
+	if [[ $where == preflight* ]]; then
+		glob=""		# nothing journalled, nothing done: nothing to say
+	elif [[ $where == committed* && $kind == fwd ]]; then
+		glob=""
+	elif [[ $where == committed* ]]; then
+		glob="the module reports $from (*) with 8 GPUs, not $to"
+	elif [[ $outcome == to ]]; then
+		glob=""		# finished: committed, nothing failed
+	else
+		glob="$first$why in phase $ph of the switch from $from to $to*"
+	fi
+	after "$label" "$want" "$glob" "'${glob:-}'"
+	rm -f "$S/fake-layout"
+}
+
+# --- every boundary, forward --------------------------------------------
+# WHERE:N  journal phase at the hold  outcome after the restart
+# shellcheck disable=SC2034 # read through ${!kind}
+fwd='preflight:1 - from
+quiesce:1 quiesce from
+hw_unbind:1 quiesce from
+detach:1 detach from
+hw_detach:1 detach from
+bmc:1 bmc from
+bmc_select:1 bmc from
+bmc_follow:1 bmc to
+reenumerate:1 reenumerate to
+hw_rescan:1 reenumerate to
+verify:1 verify to
+restore:1 restore to
+hw_bind:1 restore to
+commit:1 commit to
+committed:1 - to'
+# --- every boundary of the rollback (after a MUX that moved nothing) ------
+# 4 ports detached forward: the rollback's first hw_detach is the 5th;
+# its Select, follow and rescan the 2nd; the rollback's commit is no phase
+# of its own (the journal says rollback-restore)
+# shellcheck disable=SC2034
+rb='rollback-bmc:1 rollback-bmc from
+hw_detach:5 rollback-bmc from
+bmc_select:2 rollback-bmc from
+bmc_follow:2 rollback-bmc from
+rollback-reenumerate:1 rollback-reenumerate from
+hw_rescan:2 rollback-reenumerate from
+rollback-verify:1 rollback-verify from
+rollback-restore:1 rollback-restore from
+hw_bind:1 rollback-restore from
+rollback-commit:1 rollback-restore from
+committed:1 - from'
+
+# topod is killed at every point; the host loses power at every phase and
+# during the BMC's job (bmc_follow): inside a phase, before one action or
+# the next, a power cut leaves what a kill there leaves, less the
+# stand-in's state, which the power cut resets anyway
+only=${T_FAULTS_ONLY:-}	# a regular expression: only the WHEREs it matches
+for kind in fwd rb; do
+	echo "# $kind: topod killed at every point, then the host powered off at every phase"
+	for mode in kill power; do
+		while read -r where ph outcome; do
+			[[ -n $only && ! $where =~ $only ]] && continue
+			[[ $mode == power && $where == @(hw_*|bmc_select*) ]] && continue
+			fcase "$mode" "$where" "$ph" "$outcome" "$kind"
+		done <<<"${!kind}"
+	done
+done
+rm -f "$S/fake-boot-id"
+echo "# matrix: $(($(date +%s) - t_start)) s"
+
+# --- the BMC and the GPUs misbehave ----------------------------------------
+other() { [[ $(name "$(bmc_current)") == balance ]] && echo cascade || echo balance; }
+fault_switch() {	# fault_switch SETUP_CMD: the switch, after SETUP_CMD
+	from=$(name "$(bmc_current)") to=$(other)
+	restart
+	eval "$1"
+	"$TOPOCTL" set "$to" --force >"$D/set.out" 2>&1; rc=$?
+	sed 's/^/# /' "$D/set.out"
+	settle idle
+}
+fault_switch 'code $from >"$S/fake-layout"'
+rm -f "$S/fake-layout"
+after "BMC done, nothing moved ($from -> $to)" "$from" \
+	"the module reports $from (*) with 8 GPUs, not $to" "is the Verify error, naming what the module saw"
+ok "$([[ $rc == 1 ]] && echo 0 || echo 1)" "BMC done, nothing moved: topoctl set fails"
+
+fault_switch 'console pcitopo_fail_next'
+after "a failed BMC job ($from -> $to)" "$from" "BMC job * failed (error 2)" "names the job and its error"
+
+# the completion code must answer the Select, not preflight's status: held
+# just before it
+from=$(name "$(bmc_current)") to=$(other)
+down
+TOPOD_ARGS="--test-fault bmc_select:1:stop" topod_start "$D"
+"$TOPOCTL" set "$to" --force >"$D/set.out" 2>&1 &
+spid=$!
+wait_for 30 stopped
+console 'pcitopo_cc 0xc1'	# one console line
+kill -CONT "$(pid)"
+wait "$spid"; rc=$?
+sed 's/^/# /' "$D/set.out"
+settle idle
+after "the Select answered completion code 0xc1 ($from -> $to)" "$from" "*[cC]1*" "names the completion code"
+
+fault_switch 'code $to >"$S/fake-missing"'
+rm -f "$S/fake-missing"
+after "a GPU that does not come back in $to ($from -> $to)" "$from" \
+	"devices not back: after 1500 ms: layout other (7 GPUs), 7 of 8 GPUs ($to wanted)" "is the Timeout, naming the GPU count"
+
+fault_switch 'code $to >"$S/fake-link-x0"'
+rm -f "$S/fake-link-x0"
+after "a GPU back on a narrower link in $to ($from -> $to)" "$from" \
+	"GPU4 (0000:27:00.0): link x0 2500 MT/s, was x1 2500 MT/s" "is the Verify error, naming the GPU and both links"
+
+# a GPU that comes back in neither layout: gone once the GPUs were
+# detached (held in the bmc phase; preflight saw all 8)
+from=$(name "$(bmc_current)") to=$(other)
+down
+TOPOD_ARGS="--test-fault bmc:1:stop" topod_start "$D"
+"$TOPOCTL" set "$to" --force >"$D/set.out" 2>&1 &
+spid=$!
+wait_for 30 stopped
+printf '%s\n%s\n' "$(code "$from")" "$(code "$to")" >"$S/fake-missing"
+kill -CONT "$(pid)"
+wait "$spid"; rc=$?
+sed 's/^/# /' "$D/set.out"
+settle failed
+le=$(st | jq -r '.last_error // ""')
+first="devices not back: after 1500 ms: layout other (7 GPUs), 7 of 8 GPUs ($to wanted)"
+# shellcheck disable=SC2053
+ok "$([[ $rc == 1 && $(st | jq -r .state) == failed && $le == "$first; rollback to $from failed: devices not back"*"($from wanted)" ]] && echo 0 || echo 1)" \
+	"a GPU back in neither layout ($from -> $to): State failed, LastError the first cause, then the rollback's"
+echo "# LastError: $le"
+ok "$([[ $(jget rollback_failed) == 1 && $(jget error) == "$first" && $(jget rollback_error) == "devices not back"* ]] && echo 0 || echo 1)" \
+	"a GPU back in neither: the journal kept, marked rollback_failed, the first cause and the rollback's apart"
+ok "$([[ ! -e $S/fake-detached && $(grep -v 0000:2a:00.0 "$S/fake-unbound" 2>/dev/null | grep -c .) == 0 ]] && echo 0 || echo 1)" \
+	"a GPU back in neither: nothing left detached, every GPU that is there has its driver"
+restart
+settle failed
+le=$(st | jq -r '.last_error // ""')
+ok "$([[ $(st | jq -r .state) == failed && -e $S/job && $le == "$first; rollback to $from failed: "*"tried again at the next start"* ]] && echo 0 || echo 1)" \
+	"a GPU back in neither, topod restarted: tried again, failed again, the journal kept, LastError still starts with the first cause"
+echo "# LastError: $le"
+rm -f "$S/fake-missing"
+restart
+settle idle
+after "a GPU back in neither, then the GPU back, topod restarted" "$from" \
+	"$first; rollback to $from failed: *; tried again at the next start*" "keeps the first cause and says the rollback had failed"
+
+# killed where a failed rollback has marked its journal: the next start
+# knows it was a failed rollback, not a kill in a phase
+from=$(name "$(bmc_current)") to=$(other)
+down
+TOPOD_ARGS="--test-fault bmc:1:stop --test-fault rollback-failed:1:stop" topod_start "$D"
+"$TOPOCTL" set "$to" --force --no-wait >/dev/null 2>&1
+wait_for 30 stopped
+printf '%s\n%s\n' "$(code "$from")" "$(code "$to")" >"$S/fake-missing"
+kill -CONT "$(pid)"
+wait_for 30 sh -c "grep -q 'SIGSTOP at rollback-failed' '$D/topod.log'"
+wait_for 30 stopped
+ok "$(stopped && [[ $(jget rollback_failed) == 1 && $(jget error) == "devices not back"* ]] && echo 0 || echo 1)" \
+	"held at rollback-failed ($from -> $to): the journal marked rollback_failed before anything else"
+rm -f "$S/fake-missing"
+restart
+settle idle
+after "killed at rollback-failed, the GPU back, restarted" "$from" \
+	"devices not back: *; rollback to $from failed: *; tried again at the next start*" "says the rollback had failed, not that topod stopped"
+
+echo "# t-faults: $(($(date +%s) - t_start)) s"
+echo "1..$n"
+((fails == 0))
