@@ -22,7 +22,8 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 cat >"$work/map.json" <<'EOF'
-{"devices": {"gpu4": {"device": "nvme", "props": {"serial": "G4"}},
+{"devices": {"gpu4": {"device": "nvme", "props": {"serial": "G4"},
+                      "hotplug": {"device": "e1000e", "props": {"romfile": ""}}},
              "gpu5": {"device": "nvme", "props": {"serial": "G5"}},
              "nic0": {"device": "e1000e"}},
  "ports": {"balance": {"gpu4": "sw1p0", "gpu5": "sw1p1", "nic0": "sw0p4"},
@@ -56,12 +57,13 @@ wait "$fpid"
 fpid=
 check "balance -> common: exit 0 ($(tr -d '\n' <"$work/err"))" test $rc -eq 0
 want="qmp_capabilities 
+qom-list path=/machine/peripheral
 device_del id=gpu4
 device_del id=gpu5
-device_add bus=sw0p5 driver=nvme id=gpu4 serial=G4
+device_add bus=sw0p5 driver=e1000e id=gpu4 romfile=
 device_add bus=sw0p6 driver=nvme id=gpu5 serial=G5"
 got=$(cmds)
-check "balance -> common: deletes gpu4/gpu5 then adds them on sw0p5/sw0p6; nic0 untouched" \
+check "balance -> common: deletes gpu4/gpu5 then adds them on sw0p5/sw0p6 (gpu4 as its hotplug model); nic0 untouched" \
 	test "$got" == "$want"
 [[ $got == "$want" ]] || diff <(echo "$want") <(echo "$got") | sed 's/^/# /'
 
@@ -81,6 +83,46 @@ kill "$fpid" 2>/dev/null
 wait "$fpid" 2>/dev/null
 fpid=
 check "host on, no MUX map: exit 3" test $rc -eq 3
+
+# move: run qmp-move OLD NEW against the stand-in with ARGS, set got
+move() {
+	local old=$1 new=$2
+	shift 2
+	fake "$@"
+	bmcsim/qmp-move "$old" "$new" 2>"$work/err"
+	rc=$?
+	kill "$fpid" 2>/dev/null
+	wait "$fpid" 2>/dev/null
+	fpid=
+	got=$(cmds | grep -E '^device_(add|del)')
+}
+
+# the guest powered the moving GPUs' slots off (topod's detach): QEMU
+# dropped them already, so no device_del, no attention-button wait
+move balance cascade --no-delete --present nic0
+check "slots powered off (gpu4/gpu5 gone from QEMU): no device_del, both added on sw2p0/sw2p1 at once (rc $rc)" \
+	test "$rc:$got" == "0:device_add bus=sw2p0 driver=e1000e id=gpu4 romfile=
+device_add bus=sw2p1 driver=nvme id=gpu5 serial=G5"
+check "and it says so ($(tr -d '\n' <"$work/err"))" grep -q "2 already off" "$work/err"
+
+# a Select of the layout the MUX is at: what QEMU dropped comes back
+move cascade cascade --present nic0,gpu5
+check "cascade -> cascade with gpu4's slot powered off: gpu4 put back on sw2p0, nothing else" \
+	test "$rc:$got" == "0:device_add bus=sw2p0 driver=e1000e id=gpu4 romfile="
+
+# faults: one move each, the file is gone after it
+echo "stay-out=gpu5" >"$work/vm/mux-fault"
+move balance common --present nic0
+check "fault stay-out=gpu5: gpu4 added on sw0p5, gpu5 not (rc $rc)" \
+	test "$rc:$got" == "0:device_add bus=sw0p5 driver=e1000e id=gpu4 romfile="
+check "and the fault file is used up" test ! -e "$work/vm/mux-fault"
+echo "no-move" >"$work/vm/mux-fault"
+move balance common --present nic0
+check "fault no-move: done (rc $rc), what the guest powered off back on its old ports sw1p0/sw1p1" \
+	test "$rc:$got" == "0:device_add bus=sw1p0 driver=e1000e id=gpu4 romfile=
+device_add bus=sw1p1 driver=nvme id=gpu5 serial=G5"
+PCITOPO_MUX_FAULT=no-move move balance common --present nic0,gpu4,gpu5
+check "fault no-move (environment), nothing off: no QMP device command at all" test "$rc:$got" == "0:"
 
 echo "1..$n"
 ((failed == 0))

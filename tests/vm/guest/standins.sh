@@ -12,6 +12,9 @@
 # "display" whatever the extra IDs say.
 #
 #   PT_GPU_IDS          the stand-ins' vendor:device
+#   PT_MUX_GPU_IDS      the MUX's hot-added stand-ins (virtio-serial-pci with
+#                       class 0x0380, 1af4:1043: bmcsim/qmp-move adds them, a
+#                       bochs-display cannot be added twice on one port)
 #   TOPOCTL_EXTRA_IDS   exported: the extra-ids file of topoctl's sysfs source
 #                       (--source sysfs, --sysfs DIR, the fallback without the
 #                       module): guest/standin-ids
@@ -25,12 +28,14 @@
 #                       (guest/rdma-up.sh)
 
 PT_GPU_IDS=1234:1111
+PT_MUX_GPU_IDS=1af4:1043
 TOPOCTL_EXTRA_IDS=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/standin-ids
 export TOPOCTL_EXTRA_IDS
 
 # shellcheck disable=SC2120 # ARGS are optional
 pt_insmod() {
-	insmod "${PCITOPO_ROOT:-$(pwd)}/kmod/pcitopo.ko" "extra_ids=$PT_GPU_IDS:gpu" "$@"
+	insmod "${PCITOPO_ROOT:-$(pwd)}/kmod/pcitopo.ko" \
+		"extra_ids=$PT_GPU_IDS:gpu,$PT_MUX_GPU_IDS:gpu" "$@"
 }
 
 pt_standin_conf() {

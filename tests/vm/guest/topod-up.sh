@@ -36,7 +36,10 @@ if [[ ! -S /run/dbus/system_bus_socket ]]; then
 	for _ in $(seq 100); do [[ -S /run/dbus/system_bus_socket ]] && break; sleep 0.1; done
 fi
 
-mkdir -p /etc/pcitopo/platforms "$out/topod-state"
+# NFD's features.d, as its worker's hostPath makes it on a Kubernetes node:
+# topod's node labels (its default nfd_features_dir) go there
+mkdir -p /etc/pcitopo/platforms "$out/topod-state" \
+	/etc/kubernetes/node-feature-discovery/features.d
 cp "$root/platforms/$plat.conf" "/etc/pcitopo/platforms/$plat.conf"
 cat >/etc/pcitopo/topod.conf <<EOC
 # the emulated server: in-band BMC (KCS over QEMU's ipmi-bmc-extern)
