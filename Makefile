@@ -41,6 +41,9 @@
 #   /usr/lib/sysusers.d/pcitopo.conf (SYSUSERSDIR: that group; without
 #   DESTDIR, systemd-sysusers creates it at once),
 #   /lib/udev/rules.d/90-pcitopo.rules (UDEVDIR).
+#   Slurm (Documentation/slurm.md): $(LIBEXECDIR)/slurm-feature-helper,
+#   slurm-reboot-program, slurm-prolog; UNITDIR/slurmd.service.d/pcitopo.conf,
+#   pcitopo-slurm-reconfig.{path,service}.
 #   INSTALL_MOD=1 also installs pcitopo.ko (built by `make module`) with
 #   kbuild's modules_install against KDIR (kmod/Makefile's default):
 #   /lib/modules/VERSION/extra/pcitopo.ko, then depmod; DESTDIR is passed as
@@ -68,6 +71,7 @@ user:
 	$(MAKE) -C cli
 	$(MAKE) -C daemon
 	$(MAKE) -C bmcsim
+	$(MAKE) -C slurm BINDIR=$(BINDIR)
 
 check:
 	$(MAKE) -C kmod check
@@ -88,6 +92,7 @@ bench: all
 	tests/topod/bench-topod
 	cli/tests/bench-doctor
 	tests/vm/run-bench
+	tests/vm/bench-switch
 
 deb:
 	scripts/mkdeb $(if $(DEB_VERSION),--version $(DEB_VERSION))
@@ -99,6 +104,7 @@ clean:
 	$(MAKE) -C model clean
 	$(MAKE) -C daemon clean
 	$(MAKE) -C bmcsim clean
+	$(MAKE) -C slurm clean
 	$(MAKE) -C tests/unit clean
 
 PREFIX     ?= /usr/local
@@ -122,7 +128,7 @@ KDIR       ?= $(shell d=/lib/modules/$$(uname -r)/build; \
 	$(CURDIR)/scripts/kver --dir 2>/dev/null; fi)
 
 install:
-	@for f in cli/topoctl daemon/topod/topod; do \
+	@for f in cli/topoctl daemon/topod/topod slurm/slurm-prolog; do \
 		[ -x $$f ] || { echo "install: no $$f: run make first" >&2; exit 1; }; \
 	done
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SBINDIR) \
@@ -161,6 +167,14 @@ install:
 	if [ -z "$(DESTDIR)" ] && command -v systemd-sysusers >/dev/null; then \
 		systemd-sysusers $(SYSUSERSDIR)/pcitopo.conf; fi
 	$(INSTALL) -m 0644 udev/90-pcitopo.rules $(DESTDIR)$(UDEVDIR)/rules.d/
+	for p in slurm-feature-helper slurm-reboot-program slurm-prolog; do \
+		$(INSTALL) -m 0755 slurm/$$p $(DESTDIR)$(LIBEXECDIR)/$$p || exit 1; \
+	done
+	$(INSTALL) -d $(DESTDIR)$(UNITDIR)/slurmd.service.d
+	$(INSTALL) -m 0644 systemd/slurmd-pcitopo.conf \
+		$(DESTDIR)$(UNITDIR)/slurmd.service.d/pcitopo.conf
+	$(INSTALL) -m 0644 systemd/pcitopo-slurm-reconfig.path \
+		systemd/pcitopo-slurm-reconfig.service $(DESTDIR)$(UNITDIR)/
 ifeq ($(INSTALL_MOD),1)
 	@[ -f kmod/pcitopo.ko ] || { echo "install: no kmod/pcitopo.ko: run make module first" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod modules_install \

@@ -54,6 +54,12 @@ usr/share/polkit-1/actions/org.pcitopo.policy 644 dbus/org.pcitopo.policy
 usr/share/polkit-1/rules.d/pcitopo.rules 644 dbus/pcitopo.rules
 usr/lib/sysusers.d/pcitopo.conf 644 systemd/pcitopo.sysusers
 lib/udev/rules.d/90-pcitopo.rules 644 udev/90-pcitopo.rules
+usr/libexec/pcitopo/slurm-feature-helper 755 slurm/slurm-feature-helper
+usr/libexec/pcitopo/slurm-reboot-program 755 slurm/slurm-reboot-program
+usr/libexec/pcitopo/slurm-prolog 755 slurm/slurm-prolog
+lib/systemd/system/slurmd.service.d/pcitopo.conf 644 systemd/slurmd-pcitopo.conf
+lib/systemd/system/pcitopo-slurm-reconfig.path 644 systemd/pcitopo-slurm-reconfig.path
+lib/systemd/system/pcitopo-slurm-reconfig.service 644 systemd/pcitopo-slurm-reconfig.service
 EOL
 )
 while read -r f mode src; do

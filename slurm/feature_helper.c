@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pcitopo-slurm-helper: the Helper of Slurm's node_features/helpers plugin
+ * (helpers.conf: Feature=cascade Helper=/usr/libexec/pcitopo/
+ * slurm-feature-helper, one line per layout).
+ *
+ *   slurm-feature-helper          print the layout the node is in now (one
+ *                                 line; nothing if it is none of the
+ *                                 switchable ones). slurmd runs it at start
+ *                                 and at reconfigure, once per feature.
+ *   slurm-feature-helper LAYOUT   slurmd runs it inside a reboot request,
+ *                                 before the RebootProgram: check that
+ *                                 LAYOUT is possible (topod's PlanLayout,
+ *                                 `topoctl set LAYOUT --dry-run`) and record
+ *                                 it as the target the RebootProgram
+ *                                 applies. Switches nothing.
+ *
+ * slurmd kills a helper after ExecTime (helpers.conf, default 10 s) and
+ * reads stdout and stderr from one pipe: every wait here is bounded below
+ * that (PCITOPO_HELPER_TIMEOUT_MS, default 4000 for each topoctl call).
+ * Exit 0, 1 on a failure (the message on stderr), 2 for usage errors.
+ */
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pt_slurm.h"
+
+static int timeout_ms(void)
+{
+	const char *t = getenv("PCITOPO_HELPER_TIMEOUT_MS");
+	int v = t ? atoi(t) : 0;
+
+	return v > 0 ? v : 4000;
+}
+
+static int print_layout(void)
+{
+	char layout[PT_LAYOUT_LEN], why[512];
+	int r = pt_layout_now(layout, sizeof(layout), timeout_ms(), why,
+			      sizeof(why));
+
+	if (r < 0) {
+		/* not a feature name: slurmd filters the line out */
+		fprintf(stderr, "slurm-feature-helper: %s\n", why);
+		return 1;
+	}
+	/* "other" or "unknown": no layout feature is active */
+	if (pt_layout_switchable(layout))
+		printf("%s\n", layout);
+	return 0;
+}
+
+/*
+ * The dry run's verdict, as "proceed" or "refused: MESSAGE", and how the
+ * platform applies a layout (topod's Apply: "online", "power-cycle"; ""
+ * if unknown): the RebootProgram then needs no call of its own to know.
+ */
+static void dry_run(const char *layout, char *verdict, size_t len,
+		    char *apply, size_t alen)
+{
+	char *argv[] = { (char *)pt_topoctl(), "set", (char *)layout,
+			 "--dry-run", "-j", NULL };
+	struct json_object *o = NULL, *p, *m, *a;
+	char buf[16384];
+	int r = pt_run(argv, buf, sizeof(buf), timeout_ms());
+
+	apply[0] = '\0';
+	if (r == -ETIMEDOUT) {
+		snprintf(verdict, len, "unchecked: topod did not answer within "
+			 "%d ms", timeout_ms());
+		return;
+	}
+	if (r == 0 || r == 1)
+		o = json_tokener_parse(buf);
+	if (o && json_object_object_get_ex(o, "apply", &a) &&
+	    json_object_is_type(a, json_type_string))
+		snprintf(apply, alen, "%s", json_object_get_string(a));
+	if (!o || !json_object_object_get_ex(o, "proceed", &p)) {
+		snprintf(verdict, len, "unchecked: %s",
+			 r < 0 ? strerror(-r) : pt_last_line(buf));
+	} else if (json_object_get_boolean(p)) {
+		snprintf(verdict, len, "proceed");
+	} else {
+		json_object_object_get_ex(o, "message", &m);
+		snprintf(verdict, len, "refused: %s",
+			 m ? json_object_get_string(m) : "(no message)");
+	}
+	json_object_put(o);
+}
+
+static int record_target(const char *layout)
+{
+	static const char *const keys[] = { "layout", "verdict", "apply" };
+	char verdict[1024], apply[32];
+	const char *values[3] = { layout, verdict, apply };
+	int r;
+
+	dry_run(layout, verdict, sizeof(verdict), apply, sizeof(apply));
+	/* a new request: an older failure is not this one's */
+	pt_record_remove("slurm-error");
+	/*
+	 * Recorded even when refused: the RebootProgram's SetLayout then
+	 * fails with topod's own error, the node comes back in its old
+	 * layout and the Prolog refuses the job naming it. Not recording
+	 * would leave the node booting until ResumeTimeout, and say nothing.
+	 */
+	r = pt_record_write("slurm-target", keys, values, 3);
+	if (r < 0) {
+		fprintf(stderr, "slurm-feature-helper: cannot record the target "
+			"%s: %s\n", layout, strerror(-r));
+		return 1;
+	}
+	printf("slurm-feature-helper: target %s recorded (%s)\n", layout,
+	       verdict);
+	return strncmp(verdict, "refused", 7) ? 0 : 1;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 1)
+		return print_layout();
+	if (argc == 2 && !strcmp(argv[1], "--help")) {
+		puts("usage: slurm-feature-helper          print the active layout\n"
+		     "       slurm-feature-helper LAYOUT   record LAYOUT as the target of\n"
+		     "                                     the next RebootProgram run");
+		return 0;
+	}
+	if (argc != 2) {
+		fputs("slurm-feature-helper: usage: slurm-feature-helper [LAYOUT]\n",
+		      stderr);
+		return 2;
+	}
+	if (!pt_layout_switchable(argv[1])) {
+		fprintf(stderr, "slurm-feature-helper: '%s' is not a layout "
+			"(one of: %s)\n", argv[1], pt_layout_list());
+		return 2;
+	}
+	return record_target(argv[1]);
+}

@@ -1,0 +1,133 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# pcitopo's Slurm programs (slurm/) on the host, no VM, no Slurm daemons:
+# a stand-in sysfs folder (PCITOPO_SYSFS), a stand-in topoctl
+# (PCITOPO_TOPOCTL: a script answering as topoctl does, or hanging like a
+# topod that is busy switching), a stand-in scontrol (PCITOPO_SCONTROL) and
+# a run folder of their own (PCITOPO_RUN_DIR).
+#   the helper: no argument prints the module's layout (none for "other"),
+#   else topod's (topoctl status), within its deadline when topod hangs;
+#   an unknown layout is refused by name; a layout is recorded atomically
+#   with the dry run's verdict;
+#   the RebootProgram: no target -> exit 1, said in its log, nothing run;
+#   a target -> consumed, topoctl set, slurmd restarted; a failed switch
+#   -> the error recorded, slurmd restarted all the same;
+#   the Prolog: no layout asked, the right layout -> 0; the wrong one ->
+#   exit 1 and scontrol drains the node with both layouts and the error.
+# TAP on stdout.
+set -euo pipefail
+here=$(dirname "$(readlink -f "$0")")
+root=$(dirname "$(dirname "$here")")
+s=$root/slurm
+n=0 failed=0
+tap() {
+	n=$((n + 1))
+	if [[ $1 == 1 ]]; then echo "ok $n - $2"; else
+		failed=$((failed + 1)); echo "not ok $n - $2"
+		[[ -z ${3:-} ]] || printf '%s\n' "$3" | head -n 20 | sed 's/^/#   /'
+	fi
+}
+for p in slurm-feature-helper slurm-reboot-program slurm-prolog; do
+	[[ -x $s/$p ]] || { echo "not ok 1 - t-slurm-host: slurm/$p not built (run make)"; exit 1; }
+done
+t=$(mktemp -d /tmp/pcitopo-slurm-host.XXXXXX)
+trap 'rm -rf "$t"' EXIT
+mkdir -p "$t/sys"
+export PCITOPO_SYSFS=$t/sys PCITOPO_RUN_DIR=$t/run PCITOPO_TOPOCTL=$t/topoctl \
+	PCITOPO_SCONTROL=$t/scontrol STUB=$t
+# the stand-in topoctl: $STUB/mode says how it answers
+cat >"$t/topoctl" <<'EOC'
+#!/bin/bash
+echo "$*" >>"$STUB/topoctl.calls"
+mode=$(cat "$STUB/mode" 2>/dev/null || echo ok)
+[[ $mode == hang ]] && exec sleep 60
+case "$*" in
+"-j status") echo '{"layout":"common","state":"idle","apply":"online"}' ;;
+*--dry-run*)
+	[[ $mode == refuse ]] && { echo '{"proceed":false,"message":"GPU 0000:21:00.0 is in use"}'; exit 1; }
+	echo '{"proceed":true,"apply":"online"}' ;;
+"set "*)
+	[[ $mode == fail ]] && { echo "topoctl: switch to $2 failed: BMC job 3 failed (error 7)" >&2; exit 1; }
+	echo "$2" >"$STUB/sys/layout" ;;
+esac
+EOC
+# shellcheck disable=SC2016 # expands when the stand-in runs
+printf '#!/bin/bash\necho "$*" >>"$STUB/scontrol.calls"\n' >"$t/scontrol"
+chmod +x "$t/topoctl" "$t/scontrol"
+H=$s/slurm-feature-helper R=$s/slurm-reboot-program P=$s/slurm-prolog
+
+echo balance >"$t/sys/layout"
+out=$("$H" 2>&1) && rc=0 || rc=$?
+tap "$([[ $rc == 0 && $out == balance ]] && echo 1 || echo 0)" "helper: prints the module's layout" "$rc $out"
+echo other >"$t/sys/layout"
+out=$("$H" 2>&1) && rc=0 || rc=$?
+tap "$([[ $rc == 0 && -z $out ]] && echo 1 || echo 0)" "helper: 'other' is no layout feature: prints nothing" "$rc $out"
+rm "$t/sys/layout"
+out=$("$H" 2>&1) && rc=0 || rc=$?
+tap "$([[ $rc == 0 && $out == common ]] && echo 1 || echo 0)" "helper: no module: topod's layout (topoctl -j status)" "$rc $out"
+echo hang >"$t/mode"
+s0=$SECONDS
+out=$(PCITOPO_HELPER_TIMEOUT_MS=1500 "$H" 2>&1) && rc=0 || rc=$?
+el=$((SECONDS - s0))
+tap "$([[ $rc == 1 && $el -le 4 && $out == *"did not answer within 1500 ms"* ]] && echo 1 || echo 0)" \
+	"helper: topod hanging: gives up within its deadline ($el s), says so" "$rc $out"
+echo balance >"$t/sys/layout"
+echo ok >"$t/mode"
+out=$("$H" bogus 2>&1) && rc=0 || rc=$?
+tap "$([[ $rc == 2 && $out == *"'bogus' is not a layout (one of: balance, common, cascade)"* && ! -e $t/run/slurm-target ]] &&
+	echo 1 || echo 0)" "helper: unknown layout refused by name, nothing recorded" "$rc $out"
+out=$("$H" a b 2>&1) && rc=0 || rc=$?
+tap "$([[ $rc == 2 && $out == *usage* ]] && echo 1 || echo 0)" "helper: two arguments: usage error" "$rc $out"
+mkdir -p "$t/run"
+echo "error=old" >"$t/run/slurm-error"
+out=$("$H" cascade 2>&1) && rc=0 || rc=$?
+tap "$([[ $rc == 0 && $(cat "$t/run/slurm-target") == $'layout=cascade\nverdict=proceed\napply=online' &&
+	! -e $t/run/slurm-error && -z $(find "$t/run" -name '*.tmp') && $(cat "$t/sys/layout") == balance ]] &&
+	echo 1 || echo 0)" \
+	"helper cascade: target recorded with the dry run's verdict (no temporary left, an old error cleared), nothing switched" \
+	"$rc $out $(cat "$t/run/slurm-target")"
+echo refuse >"$t/mode"
+out=$("$H" common 2>&1) && rc=0 || rc=$?
+tap "$([[ $rc == 1 && $(cat "$t/run/slurm-target") == *"verdict=refused: GPU 0000:21:00.0 is in use"* ]] &&
+	echo 1 || echo 0)" "helper: a refused dry run is recorded with topod's message, exit 1" "$rc $out"
+
+# the RebootProgram
+echo ok >"$t/mode"
+rm -f "$t/run/slurm-target" "$t/topoctl.calls"
+out=$(PCITOPO_SLURMD_RESTART="touch $t/restarted" "$R" 2>&1) && rc=0 || rc=$?
+tap "$([[ $rc == 1 && $(cat "$t/run/slurm-reboot.log") == *"no layout target recorded"*"nothing done"* &&
+	! -e $t/topoctl.calls && ! -e $t/restarted ]] && echo 1 || echo 0)" \
+	"RebootProgram without a target: exit 1, says so in its log, runs nothing" "$rc $out"
+wait_for() { for _ in $(seq 100); do [[ -e $1 ]] && return 0; sleep 0.1; done; return 1; }
+"$H" cascade >/dev/null
+out=$(PCITOPO_SLURMD_RESTART="touch $t/restarted" "$R" 2>&1) && rc=0 || rc=$?
+wait_for "$t/restarted" || true
+tap "$([[ $rc == 0 && -e $t/restarted && $(cat "$t/sys/layout") == cascade && ! -e $t/run/slurm-target &&
+	$(cat "$t/run/slurm-reboot.log") == *"(apply online)"*"switch to cascade done"*"restarting slurmd with -b"* &&
+	$(cat "$t/topoctl.calls") == *"set cascade --dry-run -j"$'\n'"set cascade" ]] &&
+	echo 1 || echo 0)" \
+	"RebootProgram: target consumed, topoctl set cascade (Apply from the dry run: no topoctl status), then slurmd restarted" "$rc $out $(cat "$t/run/slurm-reboot.log")"
+rm -f "$t/restarted"
+echo ok >"$t/mode"; "$H" common >/dev/null; echo fail >"$t/mode"
+out=$(PCITOPO_SLURMD_RESTART="touch $t/restarted" "$R" 2>&1) && rc=0 || rc=$?
+wait_for "$t/restarted" || true
+tap "$([[ $rc == 0 && -e $t/restarted && $(cat "$t/run/slurm-error" 2>&1) == "error=switch to common failed: BMC job 3 failed (error 7)" &&
+	$(cat "$t/sys/layout") == cascade ]] && echo 1 || echo 0)" \
+	"RebootProgram: a failed switch: topod's error recorded, slurmd restarted all the same" \
+	"$rc $out $(cat "$t/run/slurm-error" 2>&1)"
+
+# the Prolog
+export SLURMD_NODENAME=node7 SLURM_JOB_ID=42
+rm -f "$t/scontrol.calls"
+out=$(SLURM_JOB_CONSTRAINTS='' "$P" 2>&1) && rc=0 || rc=$?
+rc2=0; SLURM_JOB_CONSTRAINTS="bigmem&cascade" "$P" >/dev/null 2>&1 || rc2=$?
+tap "$([[ $rc == 0 && $rc2 == 0 && ! -e $t/scontrol.calls ]] && echo 1 || echo 0)" \
+	"Prolog: no constraint, or one met (bigmem&cascade on cascade): exit 0, no drain" "$rc $rc2 $out"
+out=$(SLURM_JOB_CONSTRAINTS="common" "$P" 2>&1) && rc=0 || rc=$?
+tap "$([[ $rc == 1 && $(cat "$t/scontrol.calls") == "update nodename=node7 state=drain reason=pcitopo: job 42 wants common, node is in cascade: switch to common failed: BMC job 3 failed (error 7)" ]] &&
+	echo 1 || echo 0)" \
+	"Prolog: wrong layout: exit 1, node drained, the reason names both layouts and the switch's error" \
+	"$rc $out $(cat "$t/scontrol.calls" 2>&1)"
+echo "1..$n"
+((failed == 0))

@@ -1,0 +1,112 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# slurm-up.sh DIR   (in the emulated server's guest, as root, after
+#                    topod-up.sh; also on a host inside `unshare -u`)
+#
+# A one-node Slurm cluster from Debian's packages, as plain processes with
+# their own files under DIR: munged (its own key and socket), slurmctld and
+# slurmd (node "node1", on 127.0.0.1), configured as Documentation/slurm.md
+# says for a node whose layout Slurm changes: node_features/helpers with
+# pcitopo's helper, RebootProgram and Prolog from slurm/. The hostname is
+# set to localhost (SlurmctldHost=localhost: slurmctld must find itself).
+# Writes DIR/env (source it: SLURM_CONF), exits 0 once node1 is idle with
+# its active layout, printing "slurm-up: node1 idle ActiveFeatures=X (N s)".
+# Environment: SLURM_RESUME_TIMEOUT (s, default 180).
+set -euo pipefail
+dir=${1:?usage: slurm-up.sh DIR}
+root=${PCITOPO_ROOT:-$(pwd)}
+t0=$(date +%s.%N)
+mkdir -p "$dir"/{ctld,spool}
+dir=$(cd "$dir" && pwd)
+# the logs where the host can read them (the guest's /out), else in DIR
+log=${PCITOPO_OUT:-$dir}/slurm-log
+mkdir -p "$log"
+ln -sfn "$log" "$dir/log"
+
+ip link set lo up 2>/dev/null || true
+# Slurm resolves every address with AI_ADDRCONFIG (src/common/util-net.c),
+# which glibc answers only if an IPv4 address other than 127.0.0.1 is
+# configured: a second loopback address, still on lo
+ip -4 addr show dev lo | grep -q 127.0.0.2 || ip addr add 127.0.0.2/8 dev lo
+[[ $(hostname) == localhost ]] || hostname localhost
+
+# munge: a fresh key, its own socket; root may run it with --force
+dd if=/dev/urandom of="$dir/munge.key" bs=1024 count=1 status=none
+chmod 0400 "$dir/munge.key"
+munged --force --socket="$dir/munge.sock" --key-file="$dir/munge.key" \
+	--log-file="$dir/munged.log" --pid-file="$dir/munged.pid" \
+	--seed-file="$dir/munged.seed" 2>>"$dir/munged.log"
+
+cat >"$dir/slurm.conf" <<EOC
+# pcitopo's test cluster (tests/vm/guest/slurm-up.sh); Documentation/slurm.md
+ClusterName=pcitopo
+SlurmctldHost=localhost
+AuthType=auth/munge
+CredType=cred/munge
+AuthInfo=socket=$dir/munge.sock
+SlurmUser=root
+SlurmdUser=root
+StateSaveLocation=$dir/ctld
+SlurmdSpoolDir=$dir/spool
+SlurmctldPidFile=$dir/slurmctld.pid
+SlurmdPidFile=$dir/slurmd.pid
+SlurmctldLogFile=$dir/log/slurmctld.log
+SlurmdLogFile=$dir/log/slurmd.log
+SlurmctldDebug=debug
+SlurmdDebug=debug
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+SelectType=select/linear
+MpiDefault=none
+SlurmdTimeout=300
+InactiveLimit=0
+MinJobAge=600
+# pcitopo: the layout is a changeable node feature
+NodeFeaturesPlugins=node_features/helpers
+RebootProgram=$root/slurm/slurm-reboot-program
+Prolog=$root/slurm/slurm-prolog
+ResumeTimeout=${SLURM_RESUME_TIMEOUT:-180}
+ReturnToService=1
+NodeName=node1 NodeAddr=127.0.0.1 NodeHostname=localhost CPUs=$(nproc) Feature=balance,common,cascade State=UNKNOWN
+PartitionName=main Nodes=node1 Default=YES MaxTime=30 State=UP
+EOC
+# slurmd initializes a cgroup plugin whatever ProctrackType says; v1's
+# init touches nothing (the guest has no cgroup file system mounted)
+echo "CgroupPlugin=cgroup/v1" >"$dir/cgroup.conf"
+{
+	echo "# pcitopo: one line per layout, one helper for all"
+	for l in balance common cascade; do
+		echo "Feature=$l Helper=$root/slurm/slurm-feature-helper"
+	done
+	echo "MutuallyExclusive=balance,common,cascade"
+	echo "ExecTime=10"
+} >"$dir/helpers.conf"
+
+cat >"$dir/env" <<EOC
+export SLURM_CONF=$dir/slurm.conf
+export PCITOPO_SLURM_DIR=$dir
+export PCITOPO_TOPOCTL=\${PCITOPO_TOPOCTL:-$root/cli/topoctl}
+export PCITOPO_SLURMD_RESTART="$root/tests/vm/guest/slurm-slurmd.sh $dir restart-boot"
+EOC
+# shellcheck source=/dev/null
+. "$dir/env"
+
+setsid slurmctld -D -i >>"$dir/log/slurmctld.out" 2>&1 </dev/null &
+"$root/tests/vm/guest/slurm-slurmd.sh" "$dir" start
+
+st=
+for _ in $(seq 600); do
+	st=$(scontrol show node node1 2>/dev/null | tr ' ' '\n' |
+		grep -E '^(State|ActiveFeatures)=' | tr '\n' ' ') || true
+	[[ $st == *State=IDLE* ]] && break
+	sleep 0.2
+done
+[[ $st == *State=IDLE* ]] || {
+	echo "slurm-up: node1 not idle: $st" >&2
+	tail -5 "$dir/log/slurmctld.log" "$dir/log/slurmd.log" >&2 || true
+	exit 1
+}
+echo "slurm-up: node1 idle $(tr ' ' '\n' <<<"$st" | grep ActiveFeatures) ($(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s)"

@@ -1,0 +1,167 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Slurm follows pcitopo's layout (Documentation/slurm.md), with Debian's
+# own munged, slurmctld and slurmd as plain processes in the emulated
+# server's guest (MUX platform, booted in balance), all on its loopback
+# (tests/vm/guest/slurm-up.sh), pcitopo's helper, RebootProgram and Prolog
+# from slurm/, the real module, topod and BMC:
+#   (c) --constraint='balance&cascade': refused at submission
+#       (helpers.conf MutuallyExclusive), nothing switches;
+#   (d) a job without a constraint runs at once on balance, no switch;
+#   (a) --constraint=cascade: the node switches online (topod's SetLayout),
+#       slurmd comes back with -b, the job runs and sees cascade;
+#       ActiveFeatures=cascade; the node idle, not drained;
+#   (f) a cascade job and a balance job submitted together: they run one
+#       after the other, each in its layout; from topod's own log times,
+#       no switch starts or runs while a job runs;
+#   (e) a BMC failure injected (pcitopo_fail_next): the cascade job never
+#       starts, the node drains with a reason naming the failure, the job
+#       is requeued (held), the node stays in balance.
+# Not here: (b) the power-cycle platform (slurmctld would have to outlive
+# the guest: Documentation/slurm.md says what is missing).
+# TAP on stdout, times as # comments. The server is always stopped.
+# shellcheck disable=SC2016 # single-quoted commands expand in the guest
+set -euo pipefail
+here=$(dirname "$(readlink -f "$0")")
+root=$(dirname "$(dirname "$here")")
+cd "$root"
+srv=$here/server
+n=0 failed=0
+
+# shellcheck source=tests/vm/tap.sh
+source "$here/tap.sh"
+
+need_built kmod/pcitopo.ko daemon/topod/topod cli/topoctl \
+	slurm/slurm-feature-helper slurm/slurm-reboot-program slurm/slurm-prolog
+need_cmds ipmi_sim qemu-system-x86_64 dbus-daemon
+need_host /usr/sbin/slurmctld /usr/sbin/slurmd /usr/sbin/munged /usr/bin/sbatch
+
+dir=
+# shellcheck disable=SC2317 # called by the EXIT trap
+cleanup() {
+	[[ -n $dir && -d $dir ]] && "$srv" stop "$dir" >/dev/null 2>&1
+	return 0
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+T0=$(now)
+grun() { "$srv" run "$dir" --timeout "${T:-120}" "$@"; }
+# in the guest: the cluster's environment, the wait, a submission (sub
+# CONSTRAINT SECONDS: prints the job id) and what ends a wait for a job
+S=/var/tmp/pt-slurm
+pre=". $S/env; w() { tests/vm/guest/slurm-wait.sh \"\$@\"; }
+	sub() { sbatch --parsable \${1:+--constraint=\$1} -o $S/j%j.out tests/vm/guest/slurm-job.sh \"\$2\"; }
+	done_re='JobState=(COMPLETED|FAILED|CANCELLED)|Reason=launch'
+	"
+switches() { grep -cE 'preflight: started' "$dir/out/topod.log" 2>/dev/null || true; }
+
+dir=$(mktemp -d /tmp/pcitopo-slurm.XXXXXX)
+t0=$(now)
+line=$("$srv" start "$dir" --method mux --layout balance --timeout 300 2>&1) && ok=1 || ok=0
+tap "$ok" "mux: server up in balance ($(since "$t0") s)" "$line"
+((ok)) || { echo "1..$n"; exit 1; }
+t0=$(now)
+out=$(grun tests/vm/guest/topod-up.sh emulated-mux 2>&1) && ok=1 || ok=0
+tap "$ok" "guest: module, /dev/ipmi0, system bus, topod up ($(since "$t0") s)" "$out"
+((ok)) || { echo "1..$n"; exit 1; }
+t0=$(now)
+out=$(T=180 grun tests/vm/guest/slurm-up.sh "$S" 2>&1) && ok=1 || ok=0
+tap "$([[ $ok == 1 && $out == *"node1 idle ActiveFeatures=balance"* ]] && echo 1 || echo 0)" \
+	"guest: munged, slurmctld, slurmd up; node1 idle, the helper reports ActiveFeatures=balance ($(since "$t0") s)" \
+	"$out$(grun bash -c "tail -n 15 $S/log/slurmd.log $S/log/slurmctld.log" 2>&1)"
+((ok)) || { echo "1..$n"; exit 1; }
+echo "# $out"
+
+# (c) MutuallyExclusive: refused by slurmctld at submission; (d) no
+# constraint: runs at once, nothing switches
+t0=$(now)
+out=$(grun bash -c "$pre"'sbatch --constraint="balance&cascade" -o /dev/null tests/vm/guest/slurm-job.sh; echo "rc=$?"
+	id=$(sub "" 0); echo "id=$id"; w 120 job "$id" "$done_re" >/dev/null
+	cat '"$S"'/j$id.out; w 1 node . | grep -o "State=[^ ]*\|ActiveFeatures=[^ ]*"' 2>&1) || true
+id=$(sed -n 's/^id=//p' <<<"$out")
+tap "$([[ $out == *"Invalid feature specification"* && $out == *"rc=1"* ]] && echo 1 || echo 0)" \
+	"(c) --constraint='balance&cascade': refused at submission (MutuallyExclusive)" "$out"
+tap "$([[ $out == *"start "*" layout balance"* && $out == *"end "* && $(switches) == 0 &&
+	$out == *"ActiveFeatures=balance"* ]] && echo 1 || echo 0)" \
+	"(d) job $id without a constraint ran on balance, no switch, ActiveFeatures=balance ($(since "$t0") s)" \
+	"$out"
+
+# (a) cascade: an online switch, the job runs on cascade
+t0=$(now)
+out=$(T=300 grun bash -c "$pre"'id=$(sub cascade 0); echo "id=$id"; w 280 job "$id" "$done_re"
+	cat '"$S"'/j$id.out; w 1 node . ; cat /run/pcitopo/slurm-reboot.log' 2>&1) || true
+ta=$(since "$t0")
+id=$(sed -n 's/^id=//p' <<<"$out")
+echo "# (a) job $id:"; grep -E '^(start|end) |slurm-reboot' <<<"$out" | sed 's/^/#   /'
+tap "$([[ $out == *"JobState=COMPLETED"* && $out == *$'\n'"start "*" layout cascade"* &&
+	$out == *$'\n'"end "*" layout cascade"* ]] && echo 1 || echo 0)" \
+	"(a) --constraint=cascade on balance: the job ran, the module reported cascade ($ta s)" "$out"
+tap "$([[ $out == *"ActiveFeatures=cascade"* && $out == *" State=IDLE "* && $out != *DRAIN* &&
+	$(switches) == 1 && $out == *"switch to cascade done"* ]] && echo 1 || echo 0)" \
+	"(a) one online switch by the RebootProgram; scontrol: ActiveFeatures=cascade, idle, not drained" \
+	"$out"
+eq "$(grun cat /sys/kernel/pcitopo/layout 2>&1)" cascade "(a) the module sees cascade"
+
+# (f) two jobs, two layouts: one after the other, never a switch under a job
+t0=$(now)
+out=$(T=300 grun bash -c "$pre"'j1=$(sub cascade 2) && j2=$(sub balance 2) || exit 1
+	echo "ids $j1 $j2"
+	for j in $j1 $j2; do w 280 job "$j" "$done_re" | grep -o "JobId=[^ ]*\|JobState=[^ ]*"; done
+	for j in $j1 $j2; do echo "job $j $(tr "\n" " " <'"$S"'/j$j.out)"; done' 2>&1) || true
+read -r j1 j2 <<<"$(sed -n 's/^ids //p' <<<"$out")"
+tf=$(since "$t0")
+echo "# (f) jobs $j1 (cascade) $j2 (balance):"; sed 's/^/#   /' <<<"$out"
+tap "$([[ $(grep -c JobState=COMPLETED <<<"$out") == 2 &&
+	$out == *"job $j1 start "*" layout cascade "*"end "*" layout cascade"* &&
+	$out == *"job $j2 start "*" layout balance "*"end "*" layout balance"* ]] && echo 1 || echo 0)" \
+	"(f) jobs $j1 (cascade) and $j2 (balance) both ran, each on its layout ($tf s)" "$out"
+# topod's switches as [start, end] on its clock (the guest's uptime): from
+# "LAYOUT preflight: started" to "switch to LAYOUT: done|failed"
+spans=$(awk '
+	match($0, /^topod\[[0-9.]+\]/) { t = substr($0, 7, RLENGTH - 7) }
+	/preflight: started/ { s = t }
+	/switch to [a-z]+: / && s != "" { print s, t; s = "" }' "$dir/out/topod.log")
+runs=$(sed -n 's/^job [0-9]* start \([0-9.]*\) .* end \([0-9.]*\) .*/\1 \2/p' <<<"$out")
+bad=$(awk 'NR == FNR { s[NR] = $1; e[NR] = $2; ns = NR; next }
+	{ for (i = 1; i <= ns; i++) if (s[i] < $2 && e[i] > $1)
+		print "switch " s[i] "-" e[i] " overlaps job " $1 "-" $2 }' \
+	<(echo "$spans") <(echo "$runs"))
+tap "$([[ $(wc -l <<<"$spans") == 2 && $(wc -l <<<"$runs") == 2 && -z $bad ]] && echo 1 || echo 0)" \
+	"(f) topod's log: 2 switches in all, none of them overlaps a job's run (uptime clock)" \
+	"switches: $spans
+jobs: $runs
+$bad"
+
+# (e) a BMC failure: the job never runs on the wrong layout
+t0=$(now)
+out=$("$srv" console "$dir" 'pcitopo_fail_next 7' 2>&1) || true
+echo "# console: $out"
+out=$(T=300 grun bash -c "$pre"'id=$(sub cascade 0); echo "id=$id"
+	w 280 node "State=[A-Z+]*DRAIN"
+	w 60 job "$id" "Reason=launch_failed_requeued_held|JobState=(COMPLETED|FAILED)"
+	echo "output: $(cat '"$S"'/j$id.out 2>&1)"; echo "layout: $(cat /sys/kernel/pcitopo/layout)"
+	tail -3 /run/pcitopo/slurm-reboot.log' 2>&1) || true
+id=$(sed -n 's/^id=//p' <<<"$out")
+te=$(since "$t0")
+echo "# (e) job $id:"; grep -E 'Reason=|layout:|slurm-reboot' <<<"$out" | sed 's/^/#   /'
+tap "$([[ $out == *"State="*"DRAIN"* && $out == *"Reason=pcitopo: job $id wants cascade, node is in balance: switch to cascade failed"* ]] &&
+	echo 1 || echo 0)" \
+	"(e) BMC failure: node1 drained, the reason names both layouts and the switch's failure ($te s)" "$out"
+tap "$([[ $out == *"JobState=PENDING"*"Reason=launch_failed_requeued_held"* && $out != *"output: start"* ]] &&
+	echo 1 || echo 0)" \
+	"(e) job $id requeued (held), never started" "$out"
+tap "$([[ $out == *"layout: balance"* ]] && echo 1 || echo 0)" "(e) the node stayed in balance" "$out"
+
+# PCITOPO_RESULTS=DIR keeps the logs (Slurm's, topod's, the guest's console)
+if [[ -n ${PCITOPO_RESULTS:-} ]]; then
+	mkdir -p "$PCITOPO_RESULTS"
+	cp -r "$dir/out/slurm-log" "$dir/out/topod.log" "$dir/console.log" \
+		"$PCITOPO_RESULTS/" 2>/dev/null || true
+fi
+"$srv" stop "$dir" >/dev/null 2>&1 || true
+dir=
+echo "# t-slurm: $(since "$T0") s in all"
+echo "1..$n"
+((failed == 0))
