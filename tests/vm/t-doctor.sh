@@ -2,12 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # topoctl doctor in the emulated server, conditions staged for real, found
-# with the right check, severity and object, then cleared or absent. Three
-# boots of the common layout (one TAP stream, renumbered here):
-#  1. guest/check_doctor.sh: ACS redirect set with setpci on a root port
-#     above GPUs, found, cleared, gone; an MPS mismatch set with setpci,
-#     found, cleared (skipped: not writable in QEMU).
-#  2. guest/check_doctor_iommu.sh translated, with PCITOPO_QEMU_EXTRA
+# with the right check, severity and object, then cleared or absent. Two
+# boots of the common layout with an emulated IOMMU (one TAP stream,
+# renumbered here; guest/check_doctor.sh, ACS redirect and MPS mismatch set
+# with setpci, runs in t-layouts.sh's boot of common, which needs no other
+# QEMU option):
+#  1. guest/check_doctor_iommu.sh translated, with PCITOPO_QEMU_EXTRA
 #     "-device intel-iommu,intremap=off" plus a ninth stand-in GPU on the
 #     legacy root bus pcie.0 (numa_node -1), PCITOPO_APPEND_EXTRA
 #     intel_iommu=on: translated groups (warnings, fix iommu=pt), one group
@@ -18,7 +18,7 @@
 #     pcie_aer_inject_error) and answers (out/aer-injected); the guest
 #     checks the error finding (and the warning, where QEMU forwards
 #     ERR_COR: 7.2 does not).
-#  3. guest/check_doctor_iommu.sh pt, intel_iommu=on iommu=pt: identity
+#  2. guest/check_doctor_iommu.sh pt, intel_iommu=on iommu=pt: identity
 #     groups (notes, no warning).
 # Guest time per boot (run-guest, wall) as "# boot" comments.
 set -uo pipefail
@@ -89,14 +89,7 @@ aer_inject() {
 	[[ $(grep -c '^OK id: ' <<<"$res") == 2 ]]
 }
 
-# 1. ACS, MPS (setpci)
-t0=$SECONDS
-out=$(PCITOPO_TIMEOUT=$to "$here/run-guest" common "$here/guest/check_doctor.sh")
-st=$?
-emit "ACS/MPS boot" "$st" <<<"$out"
-echo "# boot 1 (ACS, MPS): $((SECONDS - t0)) s"
-
-# 2. translating IOMMU, a GPU on pcie.0 without a NUMA node, AER over QMP
+# 1. translating IOMMU, a GPU on pcie.0 without a NUMA node, AER over QMP
 legacy=0000:00:07.0
 t0=$SECONDS
 PCITOPO_RUN_DIR=$work/iommu PCITOPO_TIMEOUT=$to \
@@ -118,16 +111,16 @@ else
 	failed=$((failed + 1))
 	echo "not ok $n - common: doctor: host: AER injected over QMP when the guest asked"
 fi
-echo "# boot 2 (intel_iommu=on, legacy GPU, AER): $((SECONDS - t0)) s"
+echo "# boot 1 (intel_iommu=on, legacy GPU, AER): $((SECONDS - t0)) s"
 
-# 3. passthrough IOMMU
+# 2. passthrough IOMMU
 t0=$SECONDS
 out=$(PCITOPO_TIMEOUT=$to PCITOPO_QEMU_EXTRA="-device intel-iommu,intremap=off" \
 	PCITOPO_APPEND_EXTRA="intel_iommu=on iommu=pt" \
 	"$here/run-guest" common "$here/guest/check_doctor_iommu.sh" pt)
 st=$?
 emit "iommu=pt boot" "$st" <<<"$out"
-echo "# boot 3 (intel_iommu=on iommu=pt): $((SECONDS - t0)) s"
+echo "# boot 2 (intel_iommu=on iommu=pt): $((SECONDS - t0)) s"
 
 echo "1..$n"
 ((failed == 0))

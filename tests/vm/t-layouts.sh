@@ -7,7 +7,8 @@
 # tests/vm/golden/guest-topo-LAYOUT.txt with what every real server has
 # (check_server.sh, check_topoctl.sh), then the module (check_module.py:
 # devices, links, paths, layout, a switch removed and rescanned, admin
-# operations, bad requests, unload during a dump). Then balance4 (two
+# operations, bad requests, unload during a dump), on common doctor's ACS
+# and MPS checks (check_doctor.sh). Then balance4 (two
 # switches per NUMA node) for check_server.sh alone. Before this file the
 # same layouts booted three times each (smoke, t-module, t-topoctl).
 # PCITOPO_LAYOUTS="cascade" to run fewer layouts (PCITOPO_LAYOUTS4=""

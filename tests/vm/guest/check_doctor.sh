@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# In-guest checks of topoctl doctor (run by tests/vm/t-doctor.sh through
-# run-guest, common layout): conditions staged for real with setpci, found by
+# In-guest checks of topoctl doctor (run by tests/vm/guest/layout-checks.sh
+# in t-layouts.sh's boot of common): conditions staged for real with setpci, found by
 # doctor with the right check, severity and object, then cleared and gone.
 # Both sources: the module (after `topoctl refresh`) and sysfs.
 set -uo pipefail

@@ -5,7 +5,11 @@
 # tests/vm/t-layouts.sh through run-guest): the guest's PCI tree against the
 # layout file (smoke.sh); on balance, udev's rules under the real udev
 # (check-udev.sh); topoctl (check_topoctl.sh, which begins with
-# check_server.sh); the module (check_module.py). The order matters: the
+# check_server.sh); the module (check_module.py); on common, doctor's ACS
+# and MPS staged with setpci (check_doctor.sh: t-doctor.sh's other boots
+# need other QEMU and kernel options); on cascade, the module's extra_ids
+# parameter and new_id against tests/unit/extra-id-cases.txt
+# (check_extra_ids.sh). The order matters: the
 # reading checks come before the ones that remove and rescan a switch
 # (Soft-RoCE's rxe0 does not come back from a rescan), and each script
 # leaves the module unloaded, as it found it. Each script's TAP lines pass
@@ -31,4 +35,6 @@ part smoke "$g/smoke.sh"
 [[ $PCITOPO_LAYOUT == balance ]] && part check-udev "$g/check-udev.sh"
 part check_topoctl "$g/check_topoctl.sh"
 part check_module "$g/check_module.py"
+[[ $PCITOPO_LAYOUT == common ]] && part check_doctor "$g/check_doctor.sh"
+[[ $PCITOPO_LAYOUT == cascade ]] && part check_extra_ids "$g/check_extra_ids.sh"
 exit "$rc"
