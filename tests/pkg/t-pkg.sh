@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The Debian packages as an administrator meets them. TAP on stdout.
-# Host part: `scripts/mkdeb` builds pcitopo and pcitopo-dkms (and a second
+# Host part: `scripts/mkdeb` builds pcitopo, pcitopo-dkms and pcitopo-slurm (and a second
 # set, version VERSION+1, for the upgrade); lintian has no error or warning;
 # the packages hold every file they must (dpkg-deb -c), topod.conf is a
 # conffile; debian/copyright agrees with every SPDX line
@@ -82,6 +82,20 @@ for f in /usr/bin/topoctl /usr/sbin/topod /usr/libexec/pcitopo/pcitopo-boot \
 	/etc/pcitopo/topod.conf; do
 	ok "$(grep -qx "$f" <<<"$list"; echo $?)" "pcitopo holds $f"
 done
+# the Slurm pieces in a package of their own
+slurm_deb=$out/pcitopo-slurm_${V}_amd64.deb
+slist=$(dpkg-deb -c "$slurm_deb" 2>&1 | awk '{print $6}' | sed 's|^\./|/|')
+miss=
+for f in /usr/libexec/pcitopo/slurm-feature-helper /usr/libexec/pcitopo/slurm-reboot-program \
+	/usr/libexec/pcitopo/slurm-prolog /lib/systemd/system/slurmd.service.d/pcitopo.conf \
+	/lib/systemd/system/pcitopo-slurm-reconfig.path /lib/systemd/system/pcitopo-slurm-reconfig.service; do
+	grep -qx "$f" <<<"$slist" || miss+=" $f"
+done
+ok "$([[ -z $miss ]] && ! grep -qE 'libexec/pcitopo/slurm|slurm.*\.(path|service|conf)$' <<<"$list" && echo 0 || echo 1)" \
+	"pcitopo-slurm holds the Slurm programs, slurmd's drop-in and the reload units; pcitopo none of them" \
+	"missing:$miss; pcitopo: $(grep slurm <<<"$list")"
+ok "$(dpkg-deb -f "$slurm_deb" Depends | grep -q "pcitopo (= $V)"; echo $?)" \
+	"pcitopo-slurm depends on pcitopo of its own version" "$(dpkg-deb -f "$slurm_deb" Depends)"
 dpkg-deb -e "$deb" "$tmp/ctl"
 ok "$(is "$(cat "$tmp/ctl/conffiles")" /etc/pcitopo/topod.conf)" \
 	"DEBIAN/conffiles: /etc/pcitopo/topod.conf" "$(cat "$tmp/ctl/conffiles")"
