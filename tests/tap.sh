@@ -30,11 +30,10 @@ tap() {
 ok() { tap "$([[ $1 == 0 ]] && echo 1 || echo 0)" "$2" "${3:-}"; }
 pass() { tap 1 "$*"; }
 fail() { tap 0 "$*"; }
-check() {
+check() {	# (an if: safe under set -e)
 	local d=$1
 	shift
-	"$@"
-	ok $? "$d"
+	if "$@"; then tap 1 "$d"; else tap 0 "$d"; fi
 }
 skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
 eq() {

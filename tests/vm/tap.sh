@@ -2,31 +2,12 @@
 # shellcheck shell=bash
 #
 # Sourced by the tests/vm/t-*.sh scripts that drive tests/vm/server: TAP
-# lines, the checks of what they need, and the small timing helpers they
-# share. The caller keeps n and
-# failed (start both at 0) and ends with its own plan line.
+# lines (tests/tap.sh), the checks of what they need, and the small timing
+# helpers they share. The caller ends with its own plan line.
 
-# tap OK WHAT [DETAIL]: OK is 1 or 0; DETAIL (up to 30 lines) under a failure.
-tap() {
-	n=$((n + 1))
-	if [[ $1 == 1 ]]; then
-		echo "ok $n - $2"
-	else
-		failed=$((failed + 1))
-		echo "not ok $n - $2"
-		[[ -z ${3:-} ]] || printf '%s\n' "$3" | head -n 30 | sed 's/^/#   /'
-	fi
-}
-
-# eq GOT WANT WHAT
-eq() {
-	if [[ $1 == "$2" ]]; then
-		tap 1 "$3"
-	else
-		tap 0 "$3" "want: $2
-got:  $1"
-	fi
-}
+# tap, ok, eq, check, skip, pass, fail: the shell suites' one TAP printer
+# shellcheck source=tests/tap.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../tap.sh"
 
 # What a test needs, or one "not ok" naming what is missing, and exit 1:
 # need_built FILE... (outputs of make), need_host FILE... (executables the
