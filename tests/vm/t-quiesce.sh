@@ -255,7 +255,7 @@ eq "$(kv rc) | $(phases) | $(grep -m1 '^set=  quiesce' <<<"$out" | sed 's/.*  //
 	"3 | preflight:done quiesce:done detach:done bmc:done reenumerate:done verify:done restore:failed commit:done | 2 unit(s) stopped, N driver(s) unbound" \
 	"switch: topoctl set cascade exits 3; restore fails ($F), yet no rollback: committed; quiesce stopped two units" "$out"
 tap "$([[ $(grep -m1 '^set=topoctl: ' <<<"$out") == *"switched to cascade, but $F did not start: job failed, exit-code"* &&
-	$(grep -m1 '^set=  restore' <<<"$out") == *"1 unit(s) started; 1 did not start: $F"* ]] && echo 1 || echo 0)" \
+	$(grep -m1 '^set=  restore' <<<"$out") == *"1 unit(s) started"*"; 1 did not start: $F"* ]] && echo 1 || echo 0)" \
 	"switch: topoctl and the restore phase name $F, its job's result (failed) and the unit's (exit-code)" \
 	"$(grep '^set=' <<<"$out" | tail -n 4)"
 eq "$(jq -r '"\(.layout) \(.state)"' <<<"$st" 2>/dev/null) $([[ $(jq -r .last_error <<<"$st") == *"$F did not start"* ]] && echo names-unit) | $(kv module | cut -d' ' -f1,2) | $(mev | awk '{print $2}' | sort | uniq -c | awk '{printf "%s %s ", $1, $2}') | $([[ -e $dir/out/topod-state/job ]] && echo journal-kept)" \
