@@ -11,6 +11,7 @@
 #   ok RC WHAT [DETAIL]     the same from an exit status (0 passes)
 #   pass WHAT / fail WHAT   one line each way
 #   check WHAT CMD...       ok if CMD succeeds (its output passes through)
+#   quiet CMD...            CMD with its output dropped (check WHAT quiet CMD)
 #   skip WHAT WHY           "ok N - WHAT # SKIP WHY"
 #   eq GOT WANT WHAT        passes if GOT == WANT, else shows both
 n=0
@@ -35,6 +36,7 @@ check() {	# (an if: safe under set -e)
 	shift
 	if "$@"; then tap 1 "$d"; else tap 0 "$d"; fi
 }
+quiet() { "$@" >/dev/null 2>&1; }
 skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
 eq() {
 	if [[ $1 == "$2" ]]; then

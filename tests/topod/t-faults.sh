@@ -315,4 +315,4 @@ after "killed at rollback-failed, the GPU back, restarted" "$from" \
 
 echo "# t-faults: $(($(date +%s) - t_start)) s"
 echo "1..$n"
-((fails == 0))
+((failed == 0))

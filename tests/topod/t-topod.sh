@@ -80,7 +80,7 @@ ok "$([[ $rc == 1 && $out == *"-extra-label-ns=pcitopo.io"* && $rc2 == 0 && $rc3
 rm -rf "$NC"
 
 # --- the files that ship ----------------------------------------------------
-check "dbus policy and polkit action are well-formed XML" \
+check "dbus policy and polkit action are well-formed XML" quiet \
 	xmllint --noout "$top/dbus/org.pcitopo.Topod.conf" "$top/dbus/org.pcitopo.policy" \
 	"$top/Documentation/org.pcitopo.Topod1.xml"
 tap_from() { # tap_from PREFIX CMD...: renumber another TAP stream into ours
@@ -107,9 +107,9 @@ if command -v systemd-analyze >/dev/null; then
 	[[ -n $out ]] && sed 's/^/# /' <<<"$out"
 	rm -rf "$u"
 fi
-check "pcitopo-boot is valid sh" sh -n "$top/systemd/pcitopo-boot"
+check "pcitopo-boot is valid sh" quiet sh -n "$top/systemd/pcitopo-boot"
 if udevadm verify --help >/dev/null 2>&1; then
-	check "udevadm verify udev/90-pcitopo.rules" udevadm verify "$top/udev/90-pcitopo.rules"
+	check "udevadm verify udev/90-pcitopo.rules" quiet udevadm verify "$top/udev/90-pcitopo.rules"
 fi
 # no udevadm on the host (and 252 has no verify): parse and simulate
 tap_from "" "$here/check-rules" "$top/udev/90-pcitopo.rules"
@@ -224,7 +224,7 @@ ok "$([[ $out == *"topod is not running (systemctl start topod)"* ]] && echo 0 |
 
 topod_start "$D"
 ok $? "topod owns org.pcitopo.Topod on the bus"
-check "introspection lists SetLayout, Phase, Finished" sh -c \
+check "introspection lists SetLayout, Phase, Finished" quiet sh -c \
 	"busctl --address=$DBUS_SYSTEM_BUS_ADDRESS introspect org.pcitopo.Topod /org/pcitopo/Topod | grep -q SetLayout"
 ok "$([[ $(topod_prop Layout) == balance && $(topod_prop State) == idle ]] && echo 0 || echo 1)" \
 	"Layout balance, State idle at start"
@@ -383,7 +383,7 @@ ok "$([[ $(topod_prop Layout) == balance ]] && echo 0 || echo 1)" "and its layou
 out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$TOPOCTL" set cascade 2>&1); rc=$?
 ok "$([[ $rc == 1 && $out == *"access denied"* ]] && echo 0 || echo 1)" \
 	"SetLayout by nobody without polkit: access denied"
-check "but nobody may read the status" setpriv --reuid=65534 --regid=65534 --clear-groups "$TOPOCTL" status
+check "but nobody may read the status" quiet setpriv --reuid=65534 --regid=65534 --clear-groups "$TOPOCTL" status
 ok "$([[ $(bmc_current) == 1 ]] && echo 0 || echo 1)" "and nothing was switched"
 out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$TOPOCTL" set cascade --dry-run 2>&1); rc=$?
 ok "$([[ $rc == 0 && $out == *"would proceed"* ]] && echo 0 || echo 1)" \
@@ -725,4 +725,4 @@ ok $? "switchfw node labels after the power cycle: cascade, idle, nothing pendin
 topod_stop "$D2"
 
 echo "1..$n"
-((fails == 0))
+((failed == 0))

@@ -23,24 +23,9 @@
 top=$(dirname "$(dirname "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")")")
 TOPOD=${TOPOD:-$top/daemon/topod/topod}
 TOPOCTL=${TOPOCTL:-$top/cli/topoctl}
-n=0
-fails=0
-
-ok() { # ok COND_RC DESCRIPTION
-	n=$((n + 1))
-	if [[ $1 == 0 ]]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		fails=$((fails + 1))
-	fi
-}
-check() { # check DESCRIPTION CMD... : ok if CMD succeeds
-	local d=$1
-	shift
-	"$@" >/dev/null 2>&1
-	ok $? "$d"
-}
+# TAP lines: tests/tap.sh (ok, check, ...; counters n and failed)
+# shellcheck source=tests/tap.sh
+. "$top/tests/tap.sh"
 
 wait_for() {
 	local secs=$1 i
