@@ -17,14 +17,11 @@ set -uo pipefail
 here=$(dirname "$(readlink -f "$0")")
 root=$(dirname "$(dirname "$here")")
 
-for f in kmod/pcitopo.ko cli/topoctl; do
-	if [[ ! -f $root/$f ]]; then
-		echo "not ok - t-layouts: $f not built (run make)"
-		exit 1
-	fi
-done
-command -v udevadm >/dev/null ||
-	{ echo "not ok - t-layouts: no udevadm on the host (scripts/setup installs udev)"; exit 1; }
+# shellcheck source=tests/vm/tap.sh
+source "$here/tap.sh"
+cd "$root" || exit 1
+need_built kmod/pcitopo.ko cli/topoctl
+need_cmds udevadm
 rc=0
 boot() { # boot LAYOUT SCRIPT
 	local t0=$SECONDS
