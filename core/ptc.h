@@ -193,6 +193,17 @@ void ptc_layout(const struct ptc_topo *t, struct ptc_layout *out);
 u16 ptc_acs_redirect_bits(u8 role, u16 cap, u16 ctrl);
 bool ptc_acs_redirect(u8 role, u16 cap, u16 ctrl);
 
+/* The bit of a netlink attribute (enum pcitopo_attr) in a set of them. */
+#define PTC_ATTR(attr)		((u64)1 << (attr))
+
+/*
+ * Which attributes the message of one device of a resolved topology carries
+ * (ptc_dev_attrs.c): PTC_ATTR() of PCITOPO_A_GENERATION and each
+ * PCITOPO_A_DEV_*. The module sends exactly these; libpcitopo's sysfs source
+ * reports exactly these as present.
+ */
+u64 ptc_dev_attrs(const struct ptc_node *n);
+
 /* Short names: "PIX", "balance", "downstream", "gpu"; "?" if out of range. */
 const char *ptc_class_name(u8 class);
 const char *ptc_layout_name(u8 layout);

@@ -8,6 +8,7 @@
 #define PCITOPO_CORE_PTC_TYPES_H
 
 #ifdef __KERNEL__
+#include <linux/build_bug.h>	/* static_assert() */
 #include <linux/types.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
@@ -23,6 +24,7 @@ static inline u64 ptc_div_u64(u64 n, u32 d)
 	return n;
 }
 #else
+#include <assert.h>		/* static_assert() */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>

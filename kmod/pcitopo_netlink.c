@@ -134,48 +134,69 @@ static int pcitopo_nl_put_summary(struct sk_buff *skb,
 	return 0;
 }
 
-static int pcitopo_nl_put_link(struct sk_buff *skb, const struct ptc_node *n)
+static bool pcitopo_nl_has(u64 attrs, int attr)
 {
-	if (nla_put_u32(skb, PCITOPO_A_DEV_LINK_FLAGS, n->link_flags))
-		return -EMSGSIZE;
-	if (!(n->link_flags & PCITOPO_LINK_F_PRESENT))
-		return 0;
-	if (nla_put_u32(skb, PCITOPO_A_DEV_LINK_SPEED, n->cur.speed) ||
-	    nla_put_u8(skb, PCITOPO_A_DEV_LINK_WIDTH, n->cur.width) ||
-	    nla_put_u32(skb, PCITOPO_A_DEV_LINK_MAX_SPEED, n->link_max.speed) ||
-	    nla_put_u8(skb, PCITOPO_A_DEV_LINK_MAX_WIDTH, n->link_max.width) ||
-	    nla_put_u32(skb, PCITOPO_A_DEV_LINK_BW, n->link_bw) ||
-	    nla_put_u32(skb, PCITOPO_A_DEV_LINK_MAX_BW, n->link_max_bw))
-		return -EMSGSIZE;
-	return 0;
+	return attrs & PTC_ATTR(attr);
 }
 
+/* The attributes ptc_dev_attrs() says the device carries, no others. */
 static int pcitopo_nl_put_dev(struct sk_buff *skb,
 			      const struct pcitopo_snap *s, u32 i, u64 gen)
 {
 	const struct ptc_node *n = &s->topo.nodes[i];
+	u64 m = ptc_dev_attrs(n);
 	char hb[PCITOPO_ADDR_LEN];
 
 	pcitopo_host_bridge_name(n, hb, sizeof(hb));
-	if (pcitopo_nl_put_gen(skb, gen) ||
-	    nla_put_string(skb, PCITOPO_A_DEV_ADDR, s->addr[i]) ||
-	    nla_put_u8(skb, PCITOPO_A_DEV_ROLE, n->role) ||
-	    nla_put_u8(skb, PCITOPO_A_DEV_KIND, n->kind) ||
-	    nla_put_u16(skb, PCITOPO_A_DEV_VENDOR, n->vendor) ||
-	    nla_put_u16(skb, PCITOPO_A_DEV_DEVICE, n->device) ||
-	    nla_put_u32(skb, PCITOPO_A_DEV_CLASS, n->class) ||
-	    pcitopo_nl_put_ref(skb, PCITOPO_A_DEV_PARENT, s, n->parent) ||
-	    pcitopo_nl_put_ref(skb, PCITOPO_A_DEV_ROOT_PORT, s, n->root_port) ||
-	    pcitopo_nl_put_ref(skb, PCITOPO_A_DEV_SWITCH, s, n->sw) ||
-	    nla_put_string(skb, PCITOPO_A_DEV_HOST_BRIDGE, hb) ||
-	    nla_put_s32(skb, PCITOPO_A_DEV_NUMA_NODE, n->numa_node) ||
-	    pcitopo_nl_put_link(skb, n) ||
-	    (n->slot >= 0 &&
+	if ((pcitopo_nl_has(m, PCITOPO_A_GENERATION) &&
+	     pcitopo_nl_put_gen(skb, gen)) ||
+	    (pcitopo_nl_has(m, PCITOPO_A_DEV_ADDR) &&
+	     nla_put_string(skb, PCITOPO_A_DEV_ADDR, s->addr[i])) ||
+	    (pcitopo_nl_has(m, PCITOPO_A_DEV_ROLE) &&
+	     nla_put_u8(skb, PCITOPO_A_DEV_ROLE, n->role)) ||
+	    (pcitopo_nl_has(m, PCITOPO_A_DEV_KIND) &&
+	     nla_put_u8(skb, PCITOPO_A_DEV_KIND, n->kind)) ||
+	    (pcitopo_nl_has(m, PCITOPO_A_DEV_VENDOR) &&
+	     nla_put_u16(skb, PCITOPO_A_DEV_VENDOR, n->vendor)) ||
+	    (pcitopo_nl_has(m, PCITOPO_A_DEV_DEVICE) &&
+	     nla_put_u16(skb, PCITOPO_A_DEV_DEVICE, n->device)) ||
+	    (pcitopo_nl_has(m, PCITOPO_A_DEV_CLASS) &&
+	     nla_put_u32(skb, PCITOPO_A_DEV_CLASS, n->class)) ||
+	    (pcitopo_nl_has(m, PCITOPO_A_DEV_PARENT) &&
+	     nla_put_string(skb, PCITOPO_A_DEV_PARENT, s->addr[n->parent])) ||
+	    (pcitopo_nl_has(m, PCITOPO_A_DEV_ROOT_PORT) &&
+	     nla_put_string(skb, PCITOPO_A_DEV_ROOT_PORT,
+			    s->addr[n->root_port])) ||
+	    (pcitopo_nl_has(m, PCITOPO_A_DEV_SWITCH) &&
+	     nla_put_string(skb, PCITOPO_A_DEV_SWITCH, s->addr[n->sw])) ||
+	    (pcitopo_nl_has(m, PCITOPO_A_DEV_HOST_BRIDGE) &&
+	     nla_put_string(skb, PCITOPO_A_DEV_HOST_BRIDGE, hb)) ||
+	    (pcitopo_nl_has(m, PCITOPO_A_DEV_NUMA_NODE) &&
+	     nla_put_s32(skb, PCITOPO_A_DEV_NUMA_NODE, n->numa_node)) ||
+	    (pcitopo_nl_has(m, PCITOPO_A_DEV_LINK_FLAGS) &&
+	     nla_put_u32(skb, PCITOPO_A_DEV_LINK_FLAGS, n->link_flags)) ||
+	    (pcitopo_nl_has(m, PCITOPO_A_DEV_LINK_SPEED) &&
+	     nla_put_u32(skb, PCITOPO_A_DEV_LINK_SPEED, n->cur.speed)) ||
+	    (pcitopo_nl_has(m, PCITOPO_A_DEV_LINK_WIDTH) &&
+	     nla_put_u8(skb, PCITOPO_A_DEV_LINK_WIDTH, n->cur.width)) ||
+	    (pcitopo_nl_has(m, PCITOPO_A_DEV_LINK_MAX_SPEED) &&
+	     nla_put_u32(skb, PCITOPO_A_DEV_LINK_MAX_SPEED,
+			 n->link_max.speed)) ||
+	    (pcitopo_nl_has(m, PCITOPO_A_DEV_LINK_MAX_WIDTH) &&
+	     nla_put_u8(skb, PCITOPO_A_DEV_LINK_MAX_WIDTH,
+			n->link_max.width)) ||
+	    (pcitopo_nl_has(m, PCITOPO_A_DEV_LINK_BW) &&
+	     nla_put_u32(skb, PCITOPO_A_DEV_LINK_BW, n->link_bw)) ||
+	    (pcitopo_nl_has(m, PCITOPO_A_DEV_LINK_MAX_BW) &&
+	     nla_put_u32(skb, PCITOPO_A_DEV_LINK_MAX_BW, n->link_max_bw)) ||
+	    (pcitopo_nl_has(m, PCITOPO_A_DEV_SLOT) &&
 	     nla_put_u32(skb, PCITOPO_A_DEV_SLOT, n->slot)) ||
-	    nla_put_u8(skb, PCITOPO_A_DEV_HOTPLUG, n->hotplug) ||
-	    (n->acs_cap &&
-	     (nla_put_u16(skb, PCITOPO_A_DEV_ACS_CAP, n->acs_cap) ||
-	      nla_put_u16(skb, PCITOPO_A_DEV_ACS_CTRL, n->acs_ctrl))))
+	    (pcitopo_nl_has(m, PCITOPO_A_DEV_HOTPLUG) &&
+	     nla_put_u8(skb, PCITOPO_A_DEV_HOTPLUG, n->hotplug)) ||
+	    (pcitopo_nl_has(m, PCITOPO_A_DEV_ACS_CAP) &&
+	     nla_put_u16(skb, PCITOPO_A_DEV_ACS_CAP, n->acs_cap)) ||
+	    (pcitopo_nl_has(m, PCITOPO_A_DEV_ACS_CTRL) &&
+	     nla_put_u16(skb, PCITOPO_A_DEV_ACS_CTRL, n->acs_ctrl)))
 		return -EMSGSIZE;
 	return 0;
 }

@@ -2,19 +2,21 @@
 /*
  * pcitopo: read the PCI tree into the core's input fields.
  *
- * Every bridge (a pci_dev with a subordinate bus) and every endpoint whose
- * kind is GPU, NIC, NVMe or display (ptc_endpoint_kind()) becomes one
- * struct ptc_node. pci_walk_bus() visits a bridge before the devices below
- * it, so a node's parent always has a smaller index. Nothing here keeps a
- * pointer to a pci_dev: the nodes are copies.
+ * Each pci_dev is copied into a struct ptc_raw, registers as read, and the
+ * core decodes it (core/ptc_decode.c, the same rules libpcitopo's sysfs
+ * source applies): every bridge and every endpoint whose kind is GPU, NIC,
+ * NVMe or display becomes one struct ptc_node. pci_walk_bus() visits a
+ * bridge before the devices below it, so a node's parent always has a
+ * smaller index. Nothing here keeps a pointer to a pci_dev: the nodes are
+ * copies.
  */
 #define pr_fmt(fmt) "pcitopo: " fmt
 
-#include <linux/bitfield.h>
 #include <linux/pci.h>
 #include <linux/topology.h>
 
 #include "pcitopo_internal.h"
+#include "ptc_raw.h"
 
 struct pcitopo_walk_ctx {
 	struct ptc_node *nodes;
@@ -22,38 +24,6 @@ struct pcitopo_walk_ctx {
 	u32 count;
 	const struct pcitopo_id_table *ids;
 };
-
-static u8 pcitopo_bridge_role(struct pci_dev *dev)
-{
-	if (!pci_is_pcie(dev))
-		return PCITOPO_ROLE_BRIDGE;
-	switch (pci_pcie_type(dev)) {
-	case PCI_EXP_TYPE_ROOT_PORT:
-		return PCITOPO_ROLE_ROOT_PORT;
-	case PCI_EXP_TYPE_UPSTREAM:
-		return PCITOPO_ROLE_UPSTREAM;
-	case PCI_EXP_TYPE_DOWNSTREAM:
-		return PCITOPO_ROLE_DOWNSTREAM;
-	default:
-		return PCITOPO_ROLE_BRIDGE;
-	}
-}
-
-/* Whether the device has a PCIe link on its upstream side. */
-static bool pcitopo_has_upstream_link(struct pci_dev *dev)
-{
-	if (!pci_is_pcie(dev))
-		return false;
-	switch (pci_pcie_type(dev)) {
-	case PCI_EXP_TYPE_ENDPOINT:
-	case PCI_EXP_TYPE_LEG_END:
-	case PCI_EXP_TYPE_UPSTREAM:
-	case PCI_EXP_TYPE_PCI_BRIDGE:
-		return true;
-	default:
-		return false;
-	}
-}
 
 static s32 pcitopo_walk_find(const struct pcitopo_walk_ctx *ctx,
 			     struct pci_dev *dev)
@@ -71,149 +41,105 @@ static s32 pcitopo_walk_find(const struct pcitopo_walk_ctx *ctx,
 	return PTC_NONE;
 }
 
-/*
- * Link figures from LnkCap and LnkSta; a device that does not answer
- * (all ones) reads as no link.
- */
-static void pcitopo_read_link(struct pci_dev *dev, struct ptc_node *n)
+/* The PCIe Capabilities register, kept by the PCI core: no config read. */
+static void pcitopo_raw_exp_flags(struct pci_dev *dev, struct ptc_raw_exp *e)
 {
-	u32 lnkcap = 0;
-	u16 lnksta = 0;
-
-	pcie_capability_read_dword(dev, PCI_EXP_LNKCAP, &lnkcap);
-	pcie_capability_read_word(dev, PCI_EXP_LNKSTA, &lnksta);
-	if (lnkcap == ~0U)
-		lnkcap = 0;
-	if (lnksta == (u16)~0U)
-		lnksta = 0;
-	n->cap.speed = ptc_speed_from_lnk(FIELD_GET(PCI_EXP_LNKCAP_SLS, lnkcap));
-	n->cap.width = FIELD_GET(PCI_EXP_LNKCAP_MLW, lnkcap);
-	n->cur.speed = ptc_speed_from_lnk(FIELD_GET(PCI_EXP_LNKSTA_CLS, lnksta));
-	n->cur.width = FIELD_GET(PCI_EXP_LNKSTA_NLW, lnksta);
-	n->has_link = pcitopo_has_upstream_link(dev);
-	n->link_active = n->has_link && n->cur.width > 0;
+	if (!dev || !pci_is_pcie(dev))
+		return;
+	e->present = true;
+	e->flags = pcie_caps_reg(dev);
 }
 
-/* Data Link Layer Link Active of the port above, where it reports it. */
-static void pcitopo_read_link_active(struct pci_dev *dev, struct ptc_node *n)
+/* pcie_capability_read_*() leave 0 where the port type lacks the register */
+static void pcitopo_raw_exp_link(struct pci_dev *dev, struct ptc_raw_exp *e)
 {
-	struct pci_dev *port = pci_upstream_bridge(dev);
-	u32 lnkcap = 0;
-	u16 lnksta = 0;
-
-	if (!n->has_link || !port || !pci_is_pcie(port))
+	if (!dev || !e->present)
 		return;
-	pcie_capability_read_dword(port, PCI_EXP_LNKCAP, &lnkcap);
-	if (lnkcap == ~0U || !(lnkcap & PCI_EXP_LNKCAP_DLLLARC))
-		return;
-	pcie_capability_read_word(port, PCI_EXP_LNKSTA, &lnksta);
-	if (lnksta != (u16)~0U)
-		n->link_active = !!(lnksta & PCI_EXP_LNKSTA_DLLLA);
+	pcie_capability_read_dword(dev, PCI_EXP_LNKCAP, &e->lnkcap);
+	pcie_capability_read_word(dev, PCI_EXP_LNKSTA, &e->lnksta);
 }
 
-static void pcitopo_read_acs(struct pci_dev *dev, struct ptc_node *n)
+static void pcitopo_raw_acs(struct pci_dev *dev, struct ptc_raw *r)
 {
 	int pos = pci_find_ext_capability(dev, PCI_EXT_CAP_ID_ACS);
 
 	if (!pos)
 		return;
-	pci_read_config_word(dev, pos + PCI_ACS_CAP, &n->acs_cap);
-	pci_read_config_word(dev, pos + PCI_ACS_CTRL, &n->acs_ctrl);
-	if (n->acs_cap == (u16)~0U) {
-		n->acs_cap = 0;
-		n->acs_ctrl = 0;
-	}
-}
-
-static void pcitopo_read_slot(struct pci_dev *dev, struct ptc_node *n)
-{
-	u32 sltcap = 0;
-
-	n->slot = -1;
-	n->hotplug = dev->is_hotplug_bridge;
-	if (n->role != PCITOPO_ROLE_ROOT_PORT &&
-	    n->role != PCITOPO_ROLE_DOWNSTREAM)
-		return;
-	if (!(pcie_caps_reg(dev) & PCI_EXP_FLAGS_SLOT))
-		return;
-	pcie_capability_read_dword(dev, PCI_EXP_SLTCAP, &sltcap);
-	if (sltcap == ~0U)
-		return;
-	n->slot = FIELD_GET(PCI_EXP_SLTCAP_PSN, sltcap);
-	if (sltcap & PCI_EXP_SLTCAP_HPC)
-		n->hotplug = true;
+	pci_read_config_word(dev, pos + PCI_ACS_CAP, &r->acs_cap);
+	pci_read_config_word(dev, pos + PCI_ACS_CTRL, &r->acs_ctrl);
 }
 
 /*
  * The CPU socket of the device's NUMA node: the package of the node's first
  * CPU. Unknown for a node without CPUs, or without a node.
  */
-static void pcitopo_read_socket(struct ptc_node *n)
+static void pcitopo_raw_socket(struct ptc_raw *r)
 {
 	unsigned int cpu;
 
-	if (n->numa_node < 0 || n->numa_node >= nr_node_ids)
+	if (r->numa_node < 0 || r->numa_node >= nr_node_ids)
 		return;
-	cpu = cpumask_first(cpumask_of_node(n->numa_node));
+	cpu = cpumask_first(cpumask_of_node(r->numa_node));
 	if (cpu >= nr_cpu_ids)
 		return;
-	n->has_socket = true;
-	n->socket = topology_physical_package_id(cpu);
+	r->has_socket = true;
+	r->socket = topology_physical_package_id(cpu);
 }
 
-static void pcitopo_walk_fill(struct pcitopo_walk_ctx *ctx, struct pci_dev *dev,
-			      struct ptc_node *n, u8 role, u8 kind)
+/* What ptc_raw_kind() needs; nothing here reads config space. */
+static void pcitopo_raw_ident(const struct pcitopo_walk_ctx *ctx,
+			      struct pci_dev *dev, struct ptc_raw *r)
 {
 	struct pci_dev *up = pci_upstream_bridge(dev);
+
+	memset(r, 0, sizeof(*r));
+	r->domain = pci_domain_nr(dev->bus);
+	r->bus = dev->bus->number;
+	r->devfn = dev->devfn;
+	r->vendor = dev->vendor;
+	r->device = dev->device;
+	r->class = dev->class;
+	r->bridge = !!dev->subordinate;
+	r->extra_kind = pcitopo_ids_kind(ctx->ids, dev->vendor, dev->device);
+	pcitopo_raw_exp_flags(dev, &r->exp);
+	r->has_up = !!up;
+	pcitopo_raw_exp_flags(up, &r->up);
+}
+
+/* The rest, read only for a device of interest. */
+static void pcitopo_raw_regs(struct pci_dev *dev, struct ptc_raw *r)
+{
 	struct pci_bus *root = dev->bus;
 
 	while (!pci_is_root_bus(root))
 		root = root->parent;
-
-	memset(n, 0, sizeof(*n));
-	n->domain = pci_domain_nr(dev->bus);
-	n->bus = dev->bus->number;
-	n->devfn = dev->devfn;
-	n->parent = up ? pcitopo_walk_find(ctx, up) : PTC_NONE;
-	n->role = role;
-	n->vendor = dev->vendor;
-	n->device = dev->device;
-	n->class = dev->class;
-	n->kind = kind;
-	n->numa_node = dev_to_node(&dev->dev);
-	pcitopo_read_socket(n);
-	n->root_bus = root->number;
-	if (pci_is_pcie(dev)) {
-		pcitopo_read_link(dev, n);
-		pcitopo_read_link_active(dev, n);
-	}
-	pcitopo_read_acs(dev, n);
-	pcitopo_read_slot(dev, n);
+	r->root_bus = root->number;
+	r->numa_node = dev_to_node(&dev->dev);
+	pcitopo_raw_socket(r);
+	r->hotplug_bridge = dev->is_hotplug_bridge;
+	pcitopo_raw_exp_link(dev, &r->exp);
+	pcitopo_raw_exp_link(pci_upstream_bridge(dev), &r->up);
+	if (r->exp.present)
+		pcie_capability_read_dword(dev, PCI_EXP_SLTCAP, &r->sltcap);
+	pcitopo_raw_acs(dev, r);
 }
 
 static int pcitopo_walk_one(struct pci_dev *dev, void *data)
 {
 	struct pcitopo_walk_ctx *ctx = data;
-	u8 role, kind;
+	struct pci_dev *up = pci_upstream_bridge(dev);
+	struct ptc_node *n;
+	struct ptc_raw r;
 
-	if (dev->subordinate) {
-		role = pcitopo_bridge_role(dev);
-		kind = PCITOPO_KIND_PORT;
-	} else {
-		struct pci_dev *up = pci_upstream_bridge(dev);
-
-		role = PCITOPO_ROLE_ENDPOINT;
-		kind = ptc_endpoint_kind(dev->vendor, dev->class,
-					 pcitopo_ids_kind(ctx->ids, dev->vendor,
-							  dev->device),
-					 up && pcitopo_bridge_role(up) ==
-					       PCITOPO_ROLE_BRIDGE);
-		if (kind == PCITOPO_KIND_NONE)
-			return 0;
+	pcitopo_raw_ident(ctx, dev, &r);
+	if (ptc_raw_kind(&r) == PCITOPO_KIND_NONE)
+		return 0;
+	if (ctx->count < ctx->max) {
+		n = &ctx->nodes[ctx->count];
+		pcitopo_raw_regs(dev, &r);
+		ptc_raw_decode(&r, n);
+		n->parent = up ? pcitopo_walk_find(ctx, up) : PTC_NONE;
 	}
-	if (ctx->count < ctx->max)
-		pcitopo_walk_fill(ctx, dev, &ctx->nodes[ctx->count], role,
-				  kind);
 	ctx->count++;
 	return 0;
 }

@@ -1,17 +1,16 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
 /*
  * libpcitopo: the model from sysfs through libpci, for machines without
- * pcitopo.ko. Mirrors kmod/pcitopo_walk.c (which nodes, roles, link fields)
- * and kmod/pcitopo_model.c + pcitopo_netlink.c (paths, summary, which
- * attributes are present), so that topoctl prints the same either way.
+ * pcitopo.ko. Each PCI function is copied into a struct ptc_raw, registers
+ * as read, and decoded by the core (core/ptc_decode.c) exactly as
+ * kmod/pcitopo_walk.c has it decoded; which attributes a device carries is
+ * the core's too (ptc_dev_attrs(), as pcitopo_netlink.c sends them), so
+ * topoctl prints the same either way.
  *
  * libpci's error callback must not return; it longjmp()s back here, and
  * ordinary failures (a missing tree) are checked before libpci is asked.
- *
- * libpci (with libz and libudev behind it) is loaded by pt_sysfs_load()
- * only (dl.h): topoctl's other commands, the module's, start without it.
+ * libpci itself is loaded by pt_sysfs_load() only (libpci_dl.h).
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -20,73 +19,41 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include <pci/pci.h>
-
-#include "dl.h"
-#include "ptc.h"
+#include "libpci_dl.h"
+#include "ptc_raw.h"
 #include "sysfs.h"
+#include "sysfs_err.h"
 
-#define LIBPCI_SYMBOLS(X)						\
-	X(pci_alloc) X(pci_init) X(pci_cleanup) X(pci_scan_bus)		\
-	X(pci_set_param) X(pci_fill_info) X(pci_setup_cache)		\
-	X(pci_find_cap) X(pci_read_byte) X(pci_read_word)		\
-	X(pci_read_long) X(pci_read_block)
-LIBPCI_SYMBOLS(PT_DL_DEFINE)
-static const struct pt_dl_sym libpci_syms[] = { LIBPCI_SYMBOLS(PT_DL_ENTRY) };
-static struct pt_dl libpci = PT_DL_INIT("libpci.so.3", "libpci3", libpci_syms);
-#define pci_alloc	sym_pci_alloc
-#define pci_init	sym_pci_init
-#define pci_cleanup	sym_pci_cleanup
-#define pci_scan_bus	sym_pci_scan_bus
-#define pci_set_param	sym_pci_set_param
-#define pci_fill_info	sym_pci_fill_info
-#define pci_setup_cache	sym_pci_setup_cache
-#define pci_find_cap	sym_pci_find_cap
-#define pci_read_byte	sym_pci_read_byte
-#define pci_read_word	sym_pci_read_word
-#define pci_read_long	sym_pci_read_long
-#define pci_read_block	sym_pci_read_block
-
-/* PCIe capability registers (include/uapi/linux/pci_regs.h) */
+/* Offsets in the PCIe and ACS capabilities (include/uapi/linux/pci_regs.h) */
 #define EXP_FLAGS		0x02
-#define EXP_FLAGS_TYPE(f)	(((f) >> 4) & 0xf)
-#define EXP_FLAGS_SLOT		0x0100
 #define EXP_LNKCAP		0x0c
 #define EXP_LNKSTA		0x12
 #define EXP_SLTCAP		0x14
-#define LNKCAP_SLS(c)		((c) & 0xf)
-#define LNKCAP_MLW(c)		(((c) >> 4) & 0x3f)
-#define LNKCAP_DLLLARC		0x00100000
-#define LNKSTA_CLS(s)		((s) & 0xf)
-#define LNKSTA_NLW(s)		(((s) >> 4) & 0x3f)
-#define LNKSTA_DLLLA		0x2000
-#define SLTCAP_HPC		0x00000040
-#define SLTCAP_PSN(c)		((c) >> 19)
 #define EXT_CAP_ACS		0x0d
+#define ACS_CAP			0x04
+#define ACS_CTRL		0x06
 
-enum {	/* PCI_EXP_TYPE_* */
-	T_ENDPOINT = 0, T_LEG_END = 1, T_ROOT_PORT = 4, T_UPSTREAM = 5,
-	T_DOWNSTREAM = 6, T_PCI_BRIDGE = 7, T_PCIE_BRIDGE = 8,
-};
-
-static __thread char last_err[512];
+__thread char pt_sysfs_err[PT_SYSFS_ERR_LEN];
 static __thread jmp_buf *pci_jmp;
 
 const char *pt_sysfs_last_error(void)
 {
-	return last_err;
+	return pt_sysfs_err;
 }
 
-static void set_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void set_err(const char *fmt, ...)
+void pt_sysfs_vset_err(const char *fmt, va_list ap)
+{
+	vsnprintf(pt_sysfs_err, sizeof(pt_sysfs_err), fmt, ap);
+}
+
+void pt_sysfs_set_err(const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(last_err, sizeof(last_err), fmt, ap);
+	pt_sysfs_vset_err(fmt, ap);
 	va_end(ap);
 }
 
@@ -96,7 +63,7 @@ static void pci_err_cb(char *msg, ...)
 	va_list ap;
 
 	va_start(ap, msg);
-	vsnprintf(last_err, sizeof(last_err), msg, ap);
+	pt_sysfs_vset_err(msg, ap);
 	va_end(ap);
 	if (pci_jmp)
 		longjmp(*pci_jmp, 1);
@@ -186,6 +153,8 @@ int pt_ids_load_file(const char *path, struct pt_id **ids, size_t *n,
 struct ent {
 	struct pci_dev *pd;
 	uint8_t *cfg;			/* config space read in one go */
+	int exp_pos;			/* PCIe capability offset, 0 if none */
+	struct ptc_raw_exp exp;		/* its registers, for its children too */
 	char addr[PCITOPO_ADDR_LEN];
 	char parent[PCITOPO_ADDR_LEN];	/* "" on a root bus */
 	unsigned int root_bus;
@@ -246,19 +215,6 @@ static int locate(const char *root, struct ent *e)
 	return 0;
 }
 
-static bool lnkctl_regs(int type)
-{
-	return type == T_ENDPOINT || type == T_LEG_END || type == T_ROOT_PORT ||
-	       type == T_UPSTREAM || type == T_DOWNSTREAM ||
-	       type == T_PCI_BRIDGE || type == T_PCIE_BRIDGE;
-}
-
-static bool upstream_link(int type)
-{
-	return type == T_ENDPOINT || type == T_LEG_END || type == T_UPSTREAM ||
-	       type == T_PCI_BRIDGE;
-}
-
 /* PCIe capability offset, 0 if none; *flags its flags register. */
 static int exp_cap(struct pci_dev *pd, uint16_t *flags)
 {
@@ -274,83 +230,27 @@ static int exp_cap(struct pci_dev *pd, uint16_t *flags)
 	return cap->addr;
 }
 
-static void read_link(struct pci_dev *pd, int pos, int type, struct ptc_node *n)
+/* The PCIe registers ptc_raw_decode() looks at, for e and its children. */
+static void read_exp(struct ent *e)
 {
-	uint32_t lnkcap = 0;
-	uint16_t lnksta = 0;
+	struct pci_dev *pd = e->pd;
 
-	if (lnkctl_regs(type)) {	/* pcie_capability_read_*() */
-		lnkcap = pci_read_long(pd, pos + EXP_LNKCAP);
-		lnksta = pci_read_word(pd, pos + EXP_LNKSTA);
-	}
-	if (lnkcap == ~0U)
-		lnkcap = 0;
-	if (lnksta == 0xffff)
-		lnksta = 0;
-	n->cap.speed = ptc_speed_from_lnk(LNKCAP_SLS(lnkcap));
-	n->cap.width = LNKCAP_MLW(lnkcap);
-	n->cur.speed = ptc_speed_from_lnk(LNKSTA_CLS(lnksta));
-	n->cur.width = LNKSTA_NLW(lnksta);
-	n->has_link = upstream_link(type);
-	n->link_active = n->has_link && n->cur.width > 0;
+	e->exp_pos = exp_cap(pd, &e->exp.flags);
+	e->exp.present = e->exp_pos != 0;
+	if (!e->exp.present)
+		return;
+	e->exp.lnkcap = pci_read_long(pd, e->exp_pos + EXP_LNKCAP);
+	e->exp.lnksta = pci_read_word(pd, e->exp_pos + EXP_LNKSTA);
 }
 
-static void read_link_active(struct pci_dev *port, struct ptc_node *n)
-{
-	uint16_t flags;
-	uint32_t lnkcap;
-	uint16_t lnksta;
-	int pos;
-
-	if (!n->has_link || !port)
-		return;
-	pos = exp_cap(port, &flags);
-	if (!pos || !lnkctl_regs(EXP_FLAGS_TYPE(flags)))
-		return;
-	lnkcap = pci_read_long(port, pos + EXP_LNKCAP);
-	if (lnkcap == ~0U || !(lnkcap & LNKCAP_DLLLARC))
-		return;
-	lnksta = pci_read_word(port, pos + EXP_LNKSTA);
-	if (lnksta != 0xffff)
-		n->link_active = !!(lnksta & LNKSTA_DLLLA);
-}
-
-static void read_acs(struct pci_dev *pd, struct ptc_node *n)
+static void read_acs(struct pci_dev *pd, struct ptc_raw *r)
 {
 	struct pci_cap *cap = pci_find_cap(pd, EXT_CAP_ACS, PCI_CAP_EXTENDED);
 
 	if (!cap)
 		return;
-	n->acs_cap = pci_read_word(pd, cap->addr + 4);
-	n->acs_ctrl = pci_read_word(pd, cap->addr + 6);
-	if (n->acs_cap == 0xffff) {
-		n->acs_cap = 0;
-		n->acs_ctrl = 0;
-	}
-}
-
-static void read_slot(struct pci_dev *pd, int pos, uint16_t flags,
-		      struct ptc_node *n)
-{
-	uint32_t sltcap;
-	int type = EXP_FLAGS_TYPE(flags);
-
-	n->slot = -1;
-	if (n->role != PCITOPO_ROLE_ROOT_PORT &&
-	    n->role != PCITOPO_ROLE_DOWNSTREAM)
-		return;
-	/* pcie_cap_has_sltctl(): a downstream port with a slot */
-	if (!pos || !(flags & EXP_FLAGS_SLOT) ||
-	    !(type == T_ROOT_PORT || type == T_DOWNSTREAM ||
-	      type == T_PCIE_BRIDGE))
-		return;
-	sltcap = pci_read_long(pd, pos + EXP_SLTCAP);
-	if (sltcap == ~0U)
-		return;
-	n->slot = (s32)SLTCAP_PSN(sltcap);
-	/* is_hotplug_bridge: set by the PCI core from the same bit */
-	if (sltcap & SLTCAP_HPC)
-		n->hotplug = true;
+	r->acs_cap = pci_read_word(pd, cap->addr + ACS_CAP);
+	r->acs_ctrl = pci_read_word(pd, cap->addr + ACS_CTRL);
 }
 
 static uint8_t extra_kind(const struct pt_sysfs_opts *o, uint16_t v,
@@ -362,34 +262,6 @@ static uint8_t extra_kind(const struct pt_sysfs_opts *o, uint16_t v,
 		if (o->ids[i].vendor == v && o->ids[i].device == d)
 			return o->ids[i].kind;
 	return PCITOPO_KIND_NONE;
-}
-
-static uint8_t bridge_role(int pos, uint16_t flags)
-{
-	if (!pos)
-		return PCITOPO_ROLE_BRIDGE;
-	switch (EXP_FLAGS_TYPE(flags)) {
-	case T_ROOT_PORT:	return PCITOPO_ROLE_ROOT_PORT;
-	case T_UPSTREAM:	return PCITOPO_ROLE_UPSTREAM;
-	case T_DOWNSTREAM:	return PCITOPO_ROLE_DOWNSTREAM;
-	default:		return PCITOPO_ROLE_BRIDGE;
-	}
-}
-
-/* Whether the bridge above puts the device on a conventional PCI bus (its
- * role is BRIDGE), for ptc_endpoint_kind(). */
-static bool on_pci_bus(const struct ent *ents, int up)
-{
-	uint16_t flags = 0;
-	struct pci_dev *pd;
-	int pos;
-
-	if (up < 0)
-		return false;
-	pd = ents[up].pd;
-	pci_fill_info(pd, PCI_FILL_CAPS);
-	pos = exp_cap(pd, &flags);
-	return bridge_role(pos, flags) == PCITOPO_ROLE_BRIDGE;
 }
 
 static int find_ent(const struct ent *e, size_t n, const char *addr)
@@ -424,17 +296,7 @@ static int to_model(const struct ptc_topo *pt, const struct ptc_layout *lay,
 		const struct ptc_node *n = &pt->nodes[a];
 		struct pt_device d = { 0 };
 
-		d.present = PT_BIT(PCITOPO_A_GENERATION) |
-			    PT_BIT(PCITOPO_A_DEV_ADDR) |
-			    PT_BIT(PCITOPO_A_DEV_ROLE) |
-			    PT_BIT(PCITOPO_A_DEV_KIND) |
-			    PT_BIT(PCITOPO_A_DEV_VENDOR) |
-			    PT_BIT(PCITOPO_A_DEV_DEVICE) |
-			    PT_BIT(PCITOPO_A_DEV_CLASS) |
-			    PT_BIT(PCITOPO_A_DEV_HOST_BRIDGE) |
-			    PT_BIT(PCITOPO_A_DEV_NUMA_NODE) |
-			    PT_BIT(PCITOPO_A_DEV_LINK_FLAGS) |
-			    PT_BIT(PCITOPO_A_DEV_HOTPLUG);
+		d.present = ptc_dev_attrs(n);
 		ptc_addr_format(d.addr, sizeof(d.addr), n->domain, n->bus,
 				n->devfn);
 		d.role = n->role;
@@ -445,23 +307,11 @@ static int to_model(const struct ptc_topo *pt, const struct ptc_layout *lay,
 		put_ref(d.parent, pt, n->parent);
 		put_ref(d.root_port, pt, n->root_port);
 		put_ref(d.sw, pt, n->sw);
-		if (d.parent[0])
-			d.present |= PT_BIT(PCITOPO_A_DEV_PARENT);
-		if (d.root_port[0])
-			d.present |= PT_BIT(PCITOPO_A_DEV_ROOT_PORT);
-		if (d.sw[0])
-			d.present |= PT_BIT(PCITOPO_A_DEV_SWITCH);
 		snprintf(d.host_bridge, sizeof(d.host_bridge), "%04x:%02x",
 			 n->domain, n->root_bus);
 		d.numa_node = n->numa_node;
 		d.link_flags = n->link_flags;
-		if (n->link_flags & PCITOPO_LINK_F_PRESENT) {
-			d.present |= PT_BIT(PCITOPO_A_DEV_LINK_SPEED) |
-				     PT_BIT(PCITOPO_A_DEV_LINK_WIDTH) |
-				     PT_BIT(PCITOPO_A_DEV_LINK_MAX_SPEED) |
-				     PT_BIT(PCITOPO_A_DEV_LINK_MAX_WIDTH) |
-				     PT_BIT(PCITOPO_A_DEV_LINK_BW) |
-				     PT_BIT(PCITOPO_A_DEV_LINK_MAX_BW);
+		if (pt_has(&d, PCITOPO_A_DEV_LINK_SPEED)) {
 			d.link_speed = n->cur.speed;
 			d.link_width = n->cur.width;
 			d.link_max_speed = n->link_max.speed;
@@ -469,14 +319,10 @@ static int to_model(const struct ptc_topo *pt, const struct ptc_layout *lay,
 			d.link_bw = n->link_bw;
 			d.link_max_bw = n->link_max_bw;
 		}
-		if (n->slot >= 0) {
-			d.present |= PT_BIT(PCITOPO_A_DEV_SLOT);
+		if (pt_has(&d, PCITOPO_A_DEV_SLOT))
 			d.slot = (uint32_t)n->slot;
-		}
 		d.hotplug = n->hotplug;
-		if (n->acs_cap) {
-			d.present |= PT_BIT(PCITOPO_A_DEV_ACS_CAP) |
-				     PT_BIT(PCITOPO_A_DEV_ACS_CTRL);
+		if (pt_has(&d, PCITOPO_A_DEV_ACS_CAP)) {
 			d.acs_cap = n->acs_cap;
 			d.acs_ctrl = n->acs_ctrl;
 		}
@@ -677,7 +523,7 @@ static int walk(struct pt_sysfs_opts *o, const char *root,
 	ls->ents = ents = calloc(n ? n : 1, sizeof(*ents));
 	ls->nodes = nodes = calloc(n ? n : 1, sizeof(*nodes));
 	if (!ents || !nodes) {
-		set_err("out of memory");
+		pt_sysfs_set_err("out of memory");
 		return -ENOMEM;
 	}
 	for (pd = ls->acc->devices, i = 0; pd; pd = pd->next, i++) {
@@ -689,67 +535,53 @@ static int walk(struct pt_sysfs_opts *o, const char *root,
 		load_config(root, &ents[i]);
 		r = locate(root, &ents[i]);
 		if (r) {
-			set_err("%s/bus/pci/devices/%s: %s", root, ents[i].addr,
+			pt_sysfs_set_err("%s/bus/pci/devices/%s: %s", root, ents[i].addr,
 				r == -EINVAL ? "not a device directory" :
 				strerror(-r));
 			return r == -EINVAL ? -EINVAL : -EIO;
 		}
 	}
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		ents[i].up = find_ent(ents, n, ents[i].parent);
+		pci_fill_info(ents[i].pd, PCI_FILL_IDENT | PCI_FILL_CLASS |
+			      PCI_FILL_CAPS | PCI_FILL_EXT_CAPS);
+		read_exp(&ents[i]);
+	}
 	for (i = 0; i < SOCKET_CACHE; i++)
 		sockets.socket[i] = -2;
 
 	for (i = 0; i < n; i++) {
 		struct ent *e = &ents[i];
-		struct ptc_node *nd = &nodes[count];
-		uint16_t flags = 0;
-		uint8_t hdr, role, kind;
-		uint32_t cls;
-		int pos;
+		struct ptc_raw raw = { 0 };
+		uint8_t hdr;
 
 		pd = e->pd;
-		pci_fill_info(pd, PCI_FILL_IDENT | PCI_FILL_CLASS |
-			      PCI_FILL_CAPS | PCI_FILL_EXT_CAPS);
 		hdr = pci_read_byte(pd, PCI_HEADER_TYPE) & 0x7f;
-		pos = exp_cap(pd, &flags);
-		cls = class_of(root, e);
-		if (hdr == PCI_HEADER_TYPE_BRIDGE ||
-		    hdr == PCI_HEADER_TYPE_CARDBUS) {
-			/* dev->subordinate: every bridge gets a bus */
-			role = bridge_role(pos, flags);
-			kind = PCITOPO_KIND_PORT;
-		} else {
-			role = PCITOPO_ROLE_ENDPOINT;
-			kind = ptc_endpoint_kind(pd->vendor_id, cls,
-						 extra_kind(o, pd->vendor_id,
-							    pd->device_id),
-						 on_pci_bus(ents, e->up));
-			if (kind == PCITOPO_KIND_NONE)
-				continue;
-		}
-		memset(nd, 0, sizeof(*nd));
-		nd->domain = (u32)pd->domain;
-		nd->bus = pd->bus;
-		nd->devfn = (u8)(pd->dev << 3 | pd->func);
-		nd->parent = PTC_NONE;	/* linked below, by address */
-		nd->role = role;
-		nd->vendor = pd->vendor_id;
-		nd->device = pd->device_id;
-		nd->class = cls;
-		nd->kind = kind;
-		nd->numa_node = numa_of(root, e);
-		sock = socket_of(root, &sockets, nd->numa_node);
-		nd->has_socket = sock >= 0;
-		nd->socket = (u16)(sock >= 0 ? sock : 0);
-		nd->root_bus = (u8)e->root_bus;
-		nd->slot = -1;
-		if (pos) {
-			read_link(pd, pos, EXP_FLAGS_TYPE(flags), nd);
-			read_link_active(e->up >= 0 ? ents[e->up].pd : NULL, nd);
-		}
-		read_acs(pd, nd);
-		read_slot(pd, pos, flags, nd);
+		raw.domain = (u32)pd->domain;
+		raw.bus = pd->bus;
+		raw.devfn = (u8)(pd->dev << 3 | pd->func);
+		raw.vendor = pd->vendor_id;
+		raw.device = pd->device_id;
+		raw.class = class_of(root, e);
+		/* dev->subordinate: every bridge gets a bus */
+		raw.bridge = hdr == PCI_HEADER_TYPE_BRIDGE ||
+			     hdr == PCI_HEADER_TYPE_CARDBUS;
+		raw.extra_kind = extra_kind(o, pd->vendor_id, pd->device_id);
+		raw.exp = e->exp;
+		raw.has_up = e->up >= 0;
+		if (raw.has_up)
+			raw.up = ents[e->up].exp;
+		if (ptc_raw_kind(&raw) == PCITOPO_KIND_NONE)
+			continue;
+		raw.numa_node = numa_of(root, e);
+		sock = socket_of(root, &sockets, raw.numa_node);
+		raw.has_socket = sock >= 0;
+		raw.socket = (u16)(sock >= 0 ? sock : 0);
+		raw.root_bus = (u8)e->root_bus;
+		if (e->exp.present)
+			raw.sltcap = pci_read_long(pd, e->exp_pos + EXP_SLTCAP);
+		read_acs(pd, &raw);
+		ptc_raw_decode(&raw, &nodes[count]);
 		e->node = (int)count++;
 	}
 	for (i = 0; i < n; i++) {
@@ -759,7 +591,7 @@ static int walk(struct pt_sysfs_opts *o, const char *root,
 			continue;
 		if (up >= 0 && ents[up].node < 0) {
 			/* a parent that is no bridge: the core would refuse */
-			set_err("%s: parent %s is not a bridge", ents[i].addr,
+			pt_sysfs_set_err("%s: parent %s is not a bridge", ents[i].addr,
 				ents[up].addr);
 			return -EINVAL;
 		}
@@ -808,20 +640,20 @@ int pt_sysfs_load(struct pt_sysfs_opts *o, struct pt_topology *t)
 	int r;
 
 	memset(t, 0, sizeof(*t));
-	last_err[0] = '\0';
+	pt_sysfs_err[0] = '\0';
 	o->flags = 0;
 	if (snprintf(dir, sizeof(dir), "%s/bus/pci", root) >= (int)sizeof(dir) ||
 	    snprintf(devs, sizeof(devs), "%s/bus/pci/devices", root) >=
 	    (int)sizeof(devs)) {
-		set_err("%s: path too long", root);
+		pt_sysfs_set_err("%s: path too long", root);
 		return -ENAMETOOLONG;
 	}
 	if (access(devs, R_OK | X_OK)) {
 		r = -errno;
-		set_err("%s: %s", devs, strerror(errno));
+		pt_sysfs_set_err("%s: %s", devs, strerror(errno));
 		return r;
 	}
-	r = pt_dl_open(&libpci, last_err, sizeof(last_err));
+	r = pt_libpci_open(pt_sysfs_err, sizeof(pt_sysfs_err));
 	if (r)
 		return r;
 	ls = calloc(1, sizeof(*ls));
@@ -829,7 +661,7 @@ int pt_sysfs_load(struct pt_sysfs_opts *o, struct pt_topology *t)
 		ls->acc = pci_alloc();
 	if (!ls || !ls->acc) {
 		free(ls);
-		set_err("out of memory");
+		pt_sysfs_set_err("out of memory");
 		return -ENOMEM;
 	}
 	ls->acc->error = pci_err_cb;
@@ -850,14 +682,14 @@ int pt_sysfs_load(struct pt_sysfs_opts *o, struct pt_topology *t)
 	pt.count = ls->count;
 	r = ptc_resolve(&pt);
 	if (r) {
-		set_err("the core rejected the PCI tree of %s (%s)", root,
+		pt_sysfs_set_err("the core rejected the PCI tree of %s (%s)", root,
 			strerror(-r));
 		goto out;
 	}
 	ptc_layout(&pt, &lay);
 	r = to_model(&pt, &lay, t);
 	if (r) {
-		set_err("out of memory");
+		pt_sysfs_set_err("out of memory");
 		goto out;
 	}
 	t->generation = 0;
@@ -869,367 +701,4 @@ out:
 	if (r)
 		pt_topology_free(t);
 	return r;
-}
-
-/* --- snapshot ----------------------------------------------------------- */
-
-/* mkdir -p of path (absolute or relative). */
-static int mkdirs(const char *path)
-{
-	char buf[PATH_MAX], *p;
-
-	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
-		return -ENAMETOOLONG;
-	for (p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0755) && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(buf, 0755) && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
-/* Copy one regular file (at most max bytes); -ENOENT if src is absent. */
-static int copy_file(const char *src, const char *dst, size_t max)
-{
-	char buf[4096];
-	size_t done = 0;
-	ssize_t n;
-	int in, out, r = 0;
-
-	in = open(src, O_RDONLY | O_CLOEXEC);
-	if (in < 0)
-		return -errno;
-	out = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (out < 0) {
-		r = -errno;
-		close(in);
-		return r;
-	}
-	while (done < max) {
-		size_t want = max - done < sizeof(buf) ? max - done : sizeof(buf);
-
-		n = read(in, buf, want);
-		if (n < 0) {
-			/* some attributes refuse reads (EIO, EINVAL): skip */
-			r = errno == EIO || errno == EINVAL || errno == ENODEV ||
-			    errno == EPERM || errno == EACCES ? 0 : -errno;
-			break;
-		}
-		if (!n)
-			break;
-		if (write(out, buf, (size_t)n) != n) {
-			r = -EIO;
-			break;
-		}
-		done += (size_t)n;
-	}
-	close(in);
-	if (close(out) && !r)
-		r = -errno;
-	return r;
-}
-
-/* What the fallback, lspci and a reader of a bug report look at. */
-static const char *const dev_attrs[] = {
-	"config", "vendor", "device", "class", "revision", "subsystem_vendor",
-	"subsystem_device", "numa_node", "irq", "resource", "local_cpulist",
-	"secondary_bus_number", "subordinate_bus_number", "current_link_speed",
-	"current_link_width", "max_link_speed", "max_link_width", "label",
-	"modalias", "enable", "d3cold_allowed", "msi_bus", "ari_enabled",
-	/* the evidence `topoctl doctor` reads (health.h) */
-	"aer_dev_correctable", "aer_dev_nonfatal", "aer_dev_fatal",
-};
-
-/*
- * The device's iommu_group link, pointing into DIR/kernel/iommu_groups/N as
- * the live one does, and that group's type (health.h reads both): whether
- * the IOMMU translates the GPU's DMA is evidence a saved tree must carry.
- */
-static int snap_iommu(const char *root, const char *rp, const char *dir,
-		      const char *sub)
-{
-	char src[PATH_MAX + 32], dst[PATH_MAX + 64], target[PATH_MAX];
-	char rel[PATH_MAX];
-	const char *base, *p;
-	size_t len = 0;
-	ssize_t n;
-	int r;
-
-	snprintf(src, sizeof(src), "%s/iommu_group", rp);
-	n = readlink(src, target, sizeof(target) - 1);
-	if (n <= 0)
-		return 0;
-	target[n] = '\0';
-	base = strrchr(target, '/');
-	base = base ? base + 1 : target;
-	snprintf(dst, sizeof(dst), "%s/kernel/iommu_groups/%s", dir, base);
-	r = mkdirs(dst);
-	snprintf(src, sizeof(src), "%s/kernel/iommu_groups/%s/type", root, base);
-	snprintf(dst, sizeof(dst), "%s/kernel/iommu_groups/%s/type", dir, base);
-	if (!r && access(dst, F_OK)) {
-		r = copy_file(src, dst, 64);
-		if (r == -ENOENT || r == -EACCES || r == -EPERM)
-			r = 0;
-	}
-	if (r)
-		return r;
-	/* sub is "devices/pci0000:00/ADDR": one "../" per component */
-	rel[0] = '\0';
-	for (p = sub; p && len + 3 < sizeof(rel); p = strchr(p + 1, '/'))
-		len += (size_t)snprintf(rel + len, sizeof(rel) - len, "../");
-	snprintf(rel + len, sizeof(rel) - len, "kernel/iommu_groups/%s", base);
-	snprintf(dst, sizeof(dst), "%s/%s/iommu_group", dir, sub);
-	return symlink(rel, dst) ? -errno : 0;
-}
-
-static int is_dir_empty(const char *dir)
-{
-	struct dirent *de;
-	DIR *d = opendir(dir);
-	int n = 0;
-
-	if (!d)
-		return errno == ENOENT ? 1 : -errno;
-	while ((de = readdir(d)))
-		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
-			n++;
-	closedir(d);
-	return n == 0;
-}
-
-/* The names in a device's net/ directory, as empty directories. */
-static int snap_netdevs(const char *rp, const char *dir, const char *sub)
-{
-	char src[PATH_MAX], dst[PATH_MAX];
-	struct dirent *de;
-	int r = 0;
-	DIR *d;
-
-	snprintf(src, sizeof(src), "%s/net", rp);
-	d = opendir(src);
-	if (!d)
-		return 0;
-	while (!r && (de = readdir(d))) {
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(dst, sizeof(dst), "%s/%s/net/%s", dir, sub, de->d_name);
-		r = mkdirs(dst);
-		if (r)
-			set_err("%s: %s", dst, strerror(-r));
-	}
-	closedir(d);
-	return r;
-}
-
-static int snap_devices(const char *root, const char *rroot, const char *dir)
-{
-	char src[PATH_MAX], dst[PATH_MAX], rel[PATH_MAX], *rp;
-	const char *sub;
-	struct dirent *de;
-	int count = 0, r = 0;
-	size_t k, rlen = strlen(rroot);
-	DIR *d;
-
-	snprintf(src, sizeof(src), "%s/bus/pci/devices", root);
-	d = opendir(src);
-	if (!d) {
-		r = -errno;
-		set_err("%s: %s", src, strerror(errno));
-		return r;
-	}
-	snprintf(dst, sizeof(dst), "%s/bus/pci/devices", dir);
-	r = mkdirs(dst);
-	while (!r && (de = readdir(d))) {
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(src, sizeof(src), "%s/bus/pci/devices/%s", root,
-			 de->d_name);
-		rp = realpath(src, NULL);
-		if (!rp) {
-			r = -errno;
-			set_err("%s: %s", src, strerror(errno));
-			break;
-		}
-		if (strncmp(rp, rroot, rlen) || rp[rlen] != '/') {
-			set_err("%s points outside %s", src, rroot);
-			free(rp);
-			r = -EINVAL;
-			break;
-		}
-		sub = rp + rlen + 1;	/* "devices/pci0000:00/0000:00:01.0" */
-		snprintf(dst, sizeof(dst), "%s/%s", dir, sub);
-		r = mkdirs(dst);
-		for (k = 0; !r && k < sizeof(dev_attrs) / sizeof(dev_attrs[0]);
-		     k++) {
-			snprintf(src, sizeof(src), "%s/%s", rp, dev_attrs[k]);
-			snprintf(dst, sizeof(dst), "%s/%s/%s", dir, sub,
-				 dev_attrs[k]);
-			r = copy_file(src, dst, 4096);
-			if (r == -ENOENT || r == -EACCES || r == -EPERM)
-				r = 0;	/* not every device has every file */
-			if (r)
-				set_err("%s: %s", src, strerror(-r));
-		}
-		if (!r)
-			r = snap_netdevs(rp, dir, sub);
-		if (!r) {
-			r = snap_iommu(root, rp, dir, sub);
-			if (r)
-				set_err("%s/iommu_group: %s", sub, strerror(-r));
-		}
-		snprintf(rel, sizeof(rel), "../../../%s", sub);
-		snprintf(dst, sizeof(dst), "%s/bus/pci/devices/%s", dir,
-			 de->d_name);
-		if (!r && symlink(rel, dst)) {
-			r = -errno;
-			set_err("%s: %s", dst, strerror(errno));
-		}
-		free(rp);
-		if (!r)
-			count++;
-	}
-	closedir(d);
-	return r ? r : count;
-}
-
-/* bus/pci/slots/N/address and devices/system/node/nodeN/cpulist */
-static int snap_dir_files(const char *root, const char *dir, const char *sub,
-			  const char *prefix, const char *file)
-{
-	char src[PATH_MAX], dst[PATH_MAX];
-	struct dirent *de;
-	int r = 0;
-	DIR *d;
-
-	snprintf(src, sizeof(src), "%s/%s", root, sub);
-	d = opendir(src);
-	if (!d)
-		return 0;	/* no slots, no NUMA: nothing to save */
-	while (!r && (de = readdir(d))) {
-		if (de->d_name[0] == '.' ||
-		    strncmp(de->d_name, prefix, strlen(prefix)))
-			continue;
-		snprintf(src, sizeof(src), "%s/%s/%s/%s", root, sub, de->d_name,
-			 file);
-		if (access(src, R_OK))
-			continue;
-		snprintf(dst, sizeof(dst), "%s/%s/%s/%s", dir, sub, de->d_name,
-			 file);
-		*strrchr(dst, '/') = '\0';	/* file may be "topology/x" */
-		r = mkdirs(dst);
-		snprintf(dst, sizeof(dst), "%s/%s/%s/%s", dir, sub, de->d_name,
-			 file);
-		if (!r)
-			r = copy_file(src, dst, 4096);
-		if (r)
-			set_err("%s: %s", src, strerror(-r));
-	}
-	closedir(d);
-	return r;
-}
-
-/*
- * class/CLASS/NAME/device of the PCI functions (rdma.h reads infiniband's
- * and net's), as links to DIR's bus/pci/devices/ADDR, and the `parent` of
- * soft RDMA devices. Entries not on a PCI function are left out.
- */
-static int snap_class(const char *root, const char *dir, const char *cls)
-{
-	char src[PATH_MAX], dst[PATH_MAX], target[PATH_MAX];
-	char rel[PATH_MAX + 32];
-	const char *base;
-	struct dirent *de;
-	int r = 0;
-	ssize_t n;
-	DIR *d;
-
-	snprintf(src, sizeof(src), "%s/class/%s", root, cls);
-	d = opendir(src);
-	if (!d)
-		return 0;
-	while (!r && (de = readdir(d))) {
-		bool parent;
-
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(src, sizeof(src), "%s/class/%s/%s/device", root, cls,
-			 de->d_name);
-		n = readlink(src, target, sizeof(target) - 1);
-		snprintf(src, sizeof(src), "%s/class/%s/%s/parent", root, cls,
-			 de->d_name);
-		parent = n <= 0 && !access(src, R_OK);
-		if (n <= 0 && !parent)
-			continue;
-		snprintf(dst, sizeof(dst), "%s/class/%s/%s", dir, cls,
-			 de->d_name);
-		r = mkdirs(dst);
-		if (!r && parent) {
-			snprintf(dst, sizeof(dst), "%s/class/%s/%s/parent", dir,
-				 cls, de->d_name);
-			r = copy_file(src, dst, 256);
-		} else if (!r) {
-			target[n] = '\0';
-			base = strrchr(target, '/');
-			snprintf(rel, sizeof(rel), "../../../bus/pci/devices/%s",
-				 base ? base + 1 : target);
-			snprintf(dst, sizeof(dst), "%s/class/%s/%s/device", dir,
-				 cls, de->d_name);
-			if (symlink(rel, dst))
-				r = -errno;
-		}
-		if (r)
-			set_err("%s: %s", dst, strerror(-r));
-	}
-	closedir(d);
-	return r;
-}
-
-
-int pt_sysfs_snapshot(const char *root, const char *dir)
-{
-	char *rroot;
-	int r, count;
-
-	last_err[0] = '\0';
-	if (!root)
-		root = "/sys";
-	r = is_dir_empty(dir);
-	if (r < 0) {
-		set_err("%s: %s", dir, strerror(-r));
-		return r;
-	}
-	if (!r) {
-		set_err("%s: not empty", dir);
-		return -EEXIST;
-	}
-	rroot = realpath(root, NULL);
-	if (!rroot) {
-		r = -errno;
-		set_err("%s: %s", root, strerror(errno));
-		return r;
-	}
-	r = mkdirs(dir);
-	if (r)
-		set_err("%s: %s", dir, strerror(-r));
-	count = r ? r : snap_devices(root, rroot, dir);
-	free(rroot);
-	if (count < 0)
-		return count;
-	r = snap_dir_files(root, dir, "bus/pci/slots", "", "address");
-	if (!r)
-		r = snap_dir_files(root, dir, "devices/system/node", "node",
-				   "cpulist");
-	if (!r)
-		r = snap_dir_files(root, dir, "devices/system/cpu", "cpu",
-				   "topology/physical_package_id");
-	if (!r)
-		r = snap_class(root, dir, "infiniband");
-	if (!r)
-		r = snap_class(root, dir, "net");
-	return r ? r : count;
 }

@@ -8,10 +8,12 @@
  * linux-sysfs method, pointed at ROOT/bus/pci; loaded at the first
  * pt_sysfs_load(), not linked: see dl.h); the parent of a device is the
  * directory above the realpath of ROOT/bus/pci/devices/ADDR, its NUMA node
- * the numa_node file. The nodes are filled exactly as kmod/pcitopo_walk.c
- * fills them (every bridge; every GPU, NIC and NVMe endpoint by class code or
- * extra ID) and handed to the core (ptc_resolve, ptc_layout, ptc_path), so
- * the result equals what the module would report, at generation 0.
+ * the numa_node file. Each device's registers go into the record
+ * kmod/pcitopo_walk.c fills too (core/ptc_raw.h) and the core decodes both
+ * alike (every bridge; every GPU, NIC and NVMe endpoint by class code or
+ * extra ID), then resolves them (ptc_resolve, ptc_layout, ptc_path) and
+ * says which attributes each device has (ptc_dev_attrs), so the result
+ * equals what the module would report, at generation 0.
  *
  * ROOT is "/sys" or a tree saved by pt_sysfs_snapshot() (a bug report, a
  * test fixture). Reading config space past the first 64 bytes needs root;
@@ -61,7 +63,7 @@ int pt_sysfs_load(struct pt_sysfs_opts *o, struct pt_topology *t);
  * DIR/devices/system/node/nodeN/cpulist, each CPU's
  * topology/physical_package_id, and the class/infiniband and class/net
  * entries of PCI functions (rdma.h). Returns the number of PCI devices
- * saved. -EEXIST: DIR is not empty.
+ * saved. -EEXIST: DIR is not empty. (sysfs_copy.c)
  */
 int pt_sysfs_snapshot(const char *root, const char *dir);
 
