@@ -47,6 +47,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "print.h"
 #include "topoctl.h"
 
 #define DIFF_SAME	0
@@ -145,10 +146,9 @@ struct side {
 };
 
 struct dctx {
-	struct ctx *c;
 	const char *file;		/* FILE, as the text names it */
 	struct side was, now;
-	struct json_object *out;	/* -j: the differences */
+	struct pr *p;			/* the "differences" array open */
 	unsigned int count;
 };
 
@@ -459,61 +459,52 @@ static void fmt_value(char *buf, size_t len, const struct field *f,
 
 /* --- the differences ---------------------------------------------------- */
 
-/* One difference of the JSON output; takes was and now. */
-static void add_record(struct dctx *d, const struct target *t,
-		       const char *field, struct json_object *was,
-		       struct json_object *now)
+/* The head of one difference: JSON "object", "id", "name", "field"; the
+ * text "SIGN WHO: " (WHO: "GPU3 0000:26:00.0", "path GPU0-GPU5"; none for
+ * the summary), which words the object, id and name. */
+static void report_head(struct dctx *d, char sign, const struct target *t,
+			const char *field)
 {
-	struct json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "object", json_object_new_string(t->object));
-	json_object_object_add(o, "id", t->id ? json_object_new_string(t->id) :
-						NULL);
-	json_object_object_add(o, "name", t->name && t->name[0] ?
-			       json_object_new_string(t->name) : NULL);
-	json_object_object_add(o, "field", json_object_new_string(field));
-	json_object_object_add(o, "was", was);
-	json_object_object_add(o, "now", now);
-	json_object_array_add(d->out, o);
+	d->count++;
+	pr_open_object(d->p, PRINT_ANY, NULL);
+	pr_text(d->p, "%c ", sign);
+	pr_string(d->p, PRINT_JSON, "object", NULL, t->object);
+	pr_string(d->p, PRINT_JSON, "id", NULL, t->id);
+	pr_string(d->p, PRINT_JSON, "name", NULL, t->name);
+	pr_string_or(d->p, PRINT_FP, NULL, "%s: ", t->who, NULL);
+	pr_string(d->p, PRINT_JSON, "field", NULL, field);
 }
 
 /* In one side only: "- GPU7 0000:87:00.0: gone", "+ ...: new"; in JSON
  * the field "present", false or true on either side. */
 static void report_presence(struct dctx *d, const struct target *t, bool now)
 {
-	d->count++;
-	if (d->c->json) {
-		add_record(d, t, "present", json_object_new_boolean(!now),
-			   json_object_new_boolean(now));
-		return;
-	}
-	fprintf(d->c->out, "%c %s: %s\n", now ? '+' : '-', t->who,
-		now ? "new" : "gone");
+	report_head(d, now ? '+' : '-', t, "present");
+	pr_bool(d->p, PRINT_JSON, "was", NULL, !now);
+	pr_json_as(d->p, PRINT_ANY, "now", json_object_new_boolean(now),
+		   "%s\n", now ? "new" : "gone");
+	pr_close_object(d->p);
 }
 
-/* "~ GPU5 0000:1d:00.0: link max width x16 -> x8", "~ layout: a -> b" */
+/* "~ GPU5 0000:1d:00.0: link max width x16 -> x8", "~ layout: a -> b";
+ * in JSON the values as the exports hold them. */
 static void report_change(struct dctx *d, const struct target *t,
 			  const struct field *f, struct json_object *was,
 			  struct json_object *now)
 {
 	char a[128], b[128];
 
-	d->count++;
-	if (d->c->json) {
-		add_record(d, t, f->name, json_object_get(was),
-			   json_object_get(now));
-		return;
-	}
 	fmt_value(a, sizeof(a), f, was);
 	fmt_value(b, sizeof(b), f, now);
-	if (t->who[0])
-		fprintf(d->c->out, "~ %s: %s %s -> %s", t->who, f->label, a, b);
-	else
-		fprintf(d->c->out, "~ %s: %s -> %s", f->label, a, b);
+	report_head(d, '~', t, f->name);
+	pr_string(d->p, PRINT_FP, NULL, t->who[0] ? "%s " : "%s: ", f->label);
+	pr_json_as(d->p, PRINT_ANY, "was", json_object_get(was), "%s -> ", a);
+	pr_json_as(d->p, PRINT_ANY, "now", json_object_get(now), "%s", b);
 	/* first of all lines: it tells what the many others are */
 	if (!t->id && !strcmp(f->name, "layout"))
-		fprintf(d->c->out, " (%s was taken in another layout)", d->file);
-	fputc('\n', d->c->out);
+		pr_text(d->p, " (%s was taken in another layout)", d->file);
+	pr_nl(d->p);
+	pr_close_object(d->p);
 }
 
 static void diff_fields(struct dctx *d, const struct target *t,
@@ -665,8 +656,9 @@ int print_diff(struct ctx *c, const char *name, struct json_object *was,
 	       const struct pt_topology *t)
 {
 	struct target summary = { "summary", NULL, NULL, "" };
-	struct json_object *now = json_export(t), *o;
-	struct dctx d = { .c = c, .file = name };
+	struct json_object *now = json_export(t);
+	struct dctx d = { .file = name };
+	struct pr o;
 	int r;
 
 	r = side_open(c, name, was, &d.was);
@@ -679,26 +671,31 @@ int print_diff(struct ctx *c, const char *name, struct json_object *was,
 		json_object_put(now);
 		return DIFF_TROUBLE;
 	}
-	if (c->json)
-		d.out = json_object_new_array();
+	d.p = &o;
+	pr_begin(&o, c);
+	pr_open_object(&o, PRINT_ANY, NULL);
+	/* "same" leads the object (json-c keeps a key where it was first
+	 * added); its value comes once the differences are counted */
+	pr_null(&o, PRINT_JSON, "same", NULL, NULL);
+	pr_open_array(&o, PRINT_ANY, "differences", NULL, NULL);
 	diff_fields(&d, &summary, summary_fields, N(summary_fields),
 		    d.was.summary, d.now.summary);
 	walk(&d, &d.was.devs, &d.now.devs, diff_device);
 	walk(&d, &d.was.paths, &d.now.paths, diff_path);
-	if (c->json) {
-		o = json_object_new_object();
-		json_object_object_add(o, "same", json_object_new_boolean(!d.count));
-		json_object_object_add(o, "differences", d.out);
-		emit_json(c, o);
-	} else if (d.count) {
-		fprintf(c->out, "%u difference%s\n", d.count,
-			d.count == 1 ? "" : "s");
-	} else {
-		fputs("no differences\n", c->out);
-	}
+	pr_close_array(&o, NULL, NULL);
+	pr_bool(&o, PRINT_JSON, "same", NULL, !d.count);
+	if (d.count)
+		pr_uint(&o, PRINT_FP, NULL, d.count == 1 ? "%u difference\n" :
+			"%u differences\n", d.count);
+	else
+		pr_text(&o, "no differences\n");
+	pr_close_object(&o);
+	r = pr_end(&o);
 	side_close(&d.was);
 	side_close(&d.now);
 	json_object_put(now);
+	if (r)
+		return DIFF_TROUBLE;
 	return d.count ? DIFF_DIFFERENT : DIFF_SAME;
 }
 

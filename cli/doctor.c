@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "doctor.h"
+#include "print.h"
 
 static const char *const sev_names[DR_NSEV] = { "note", "warning", "error" };
 static const char *const check_names[DR_NCHECK] = {
@@ -253,52 +254,44 @@ static int worst(const struct dr_run *r)
 	return w;
 }
 
-static void print_text(struct ctx *c, const struct dr_run *r)
+/* The findings, "SEVERITY CHECK OBJECT: EVIDENCE" and a "fix:" line each,
+ * then the tally; -j an array of {"severity", "check", "object",
+ * "evidence", "fix"} (fix "" where the text has no fix line). */
+static int print_findings(struct ctx *c, const struct dr_run *r)
 {
 	unsigned int n[DR_NSEV] = { 0 };
+	struct pr o;
 	size_t i;
 
+	pr_begin(&o, c);
+	pr_open_array(&o, PRINT_ANY, NULL, NULL, NULL);
 	for (i = 0; i < r->n_f; i++) {
 		const struct dr_finding *f = &r->f[i];
 
 		n[f->sev]++;
-		fprintf(c->out, "%-7s %-5s %s: %s\n", dr_sev_name(f->sev),
-			dr_check_name(f->check), f->object, f->evidence);
-		if (f->fix[0])
-			fprintf(c->out, "        fix: %s\n", f->fix);
+		pr_open_object(&o, PRINT_ANY, NULL);
+		pr_string(&o, PRINT_ANY, "severity", "%-7s",
+			  dr_sev_name(f->sev));
+		pr_string(&o, PRINT_ANY, "check", " %-5s",
+			  dr_check_name(f->check));
+		pr_string_keep(&o, PRINT_ANY, "object", " %s:", f->object);
+		pr_string_keep(&o, PRINT_ANY, "evidence", " %s\n", f->evidence);
+		pr_string_keep(&o, f->fix[0] ? PRINT_ANY : PRINT_JSON, "fix",
+			       "        fix: %s\n", f->fix);
+		pr_close_object(&o);
 	}
+	pr_close_array(&o, NULL, NULL);
 	if (!n[DR_ERROR] && !n[DR_WARNING])
-		fprintf(c->out, "doctor: no problems found on %zu path%s (%u note%s)\n",
+		pr_text(&o, "doctor: no problems found on %zu path%s (%u note%s)\n",
 			r->n_pairs, r->n_pairs == 1 ? "" : "s", n[DR_NOTE],
 			n[DR_NOTE] == 1 ? "" : "s");
 	else
-		fprintf(c->out, "doctor: %u error%s, %u warning%s, %u note%s on %zu path%s\n",
+		pr_text(&o, "doctor: %u error%s, %u warning%s, %u note%s on %zu path%s\n",
 			n[DR_ERROR], n[DR_ERROR] == 1 ? "" : "s",
 			n[DR_WARNING], n[DR_WARNING] == 1 ? "" : "s",
 			n[DR_NOTE], n[DR_NOTE] == 1 ? "" : "s",
 			r->n_pairs, r->n_pairs == 1 ? "" : "s");
-}
-
-static void print_json(struct ctx *c, const struct dr_run *r)
-{
-	struct json_object *a = json_object_new_array(), *o;
-	size_t i;
-
-	for (i = 0; i < r->n_f; i++) {
-		const struct dr_finding *f = &r->f[i];
-
-		o = json_object_new_object();
-		json_object_object_add(o, "severity",
-				       json_object_new_string(dr_sev_name(f->sev)));
-		json_object_object_add(o, "check",
-				       json_object_new_string(dr_check_name(f->check)));
-		json_object_object_add(o, "object", json_object_new_string(f->object));
-		json_object_object_add(o, "evidence",
-				       json_object_new_string(f->evidence));
-		json_object_object_add(o, "fix", json_object_new_string(f->fix));
-		json_object_array_add(a, o);
-	}
-	emit_json(c, a);
+	return pr_end(&o);
 }
 
 int do_doctor(struct ctx *c, int argc, char **argv)
@@ -360,12 +353,11 @@ int do_doctor(struct ctx *c, int argc, char **argv)
 	if (n == 2 && !r.n_pairs)
 		fprintf(c->err, "topoctl: note: no path known between %s and %s\n",
 			names[0], names[1]);
-	if (c->json)
-		print_json(c, &r);
-	else
-		print_text(c, &r);
+	e = print_findings(c, &r);
 	w = worst(&r);
 	dr_close(&r);
 	pt_topology_free(&t);
+	if (e)
+		return 1;
 	return w == DR_ERROR ? 3 : w == DR_WARNING ? 1 : 0;
 }

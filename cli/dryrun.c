@@ -387,7 +387,8 @@ int set_plan(struct ctx *c, const char *layout, uint64_t flags, bool dry_run,
 		goto out;
 	}
 	r = sd_bus_call_method(bus, TOPOD_BUS_NAME, TOPOD_OBJECT, TOPOD_IFACE,
-			       "PlanLayout", &e, &reply, "st", layout, flags);
+			       TOPOD_METHOD_PLAN_LAYOUT, &e, &reply, "st",
+			       layout, flags);
 	if (r < 0) {
 		ret = topod_error(c, "set", &e, r);
 		/* the caller's mistake, as a usage error is: EINVAL, topod's

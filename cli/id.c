@@ -5,33 +5,31 @@
  */
 #include <string.h>
 
+#include "print.h"
 #include "ptc.h"
 #include "topoctl.h"
 
+/* "10de:2330 gpu" a line; -j an array of {"vendor", "device", "kind"} */
 void print_ids(struct ctx *c, const struct pt_id *ids, int n)
 {
-	struct json_object *a, *o;
-	char buf[12];
+	char vendor[8], device[8];
+	struct pr o;
 	int i;
 
-	if (c->json) {
-		a = json_object_new_array();
-		for (i = 0; i < n; i++) {
-			o = json_object_new_object();
-			snprintf(buf, sizeof(buf), "%04x", ids[i].vendor);
-			json_object_object_add(o, "vendor", json_object_new_string(buf));
-			snprintf(buf, sizeof(buf), "%04x", ids[i].device);
-			json_object_object_add(o, "device", json_object_new_string(buf));
-			json_object_object_add(o, "kind", json_object_new_string(
-				ptc_kind_name(ids[i].kind)));
-			json_object_array_add(a, o);
-		}
-		emit_json(c, a);
-		return;
+	pr_begin(&o, c);
+	pr_open_array(&o, PRINT_ANY, NULL, NULL, NULL);
+	for (i = 0; i < n; i++) {
+		snprintf(vendor, sizeof(vendor), "%04x", ids[i].vendor);
+		snprintf(device, sizeof(device), "%04x", ids[i].device);
+		pr_open_object(&o, PRINT_ANY, NULL);
+		pr_string(&o, PRINT_ANY, "vendor", "%s", vendor);
+		pr_string(&o, PRINT_ANY, "device", ":%s", device);
+		pr_string(&o, PRINT_ANY, "kind", " %s\n",
+			  ptc_kind_name(ids[i].kind));
+		pr_close_object(&o);
 	}
-	for (i = 0; i < n; i++)
-		fprintf(c->out, "%04x:%04x %s\n", ids[i].vendor, ids[i].device,
-			ptc_kind_name(ids[i].kind));
+	pr_close_array(&o, NULL, NULL);
+	(void)pr_end(&o);
 }
 
 static int id_list(struct ctx *c, int argc, char **argv)

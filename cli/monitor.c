@@ -4,10 +4,12 @@
  * one JSON object per line with -j), until SIGINT or SIGTERM.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
 #include <string.h>
 
+#include "print.h"
 #include "ptc.h"
 #include "topoctl.h"
 
@@ -30,50 +32,66 @@ static const char *event_name(unsigned int type)
 	}
 }
 
+/* One event, one line: the text and the JSON object from the same calls.
+ * A device event's object is json_device()'s (the schema `export`
+ * shares), a layout change's json_summary()'s; the text shows some of
+ * their fields, written by the call that shows them. */
 void print_event(struct ctx *c, const struct pt_event *ev)
 {
 	const struct pt_device *d = &ev->device;
 	struct pt_topology none = { 0 };
-	struct json_object *o;
-	char link[32], max[32], flags[128];
+	char link[32], max[32];
+	struct pr o;
 
-	if (c->json) {
-		o = json_object_new_object();
-		json_object_object_add(o, "event",
-				       json_object_new_string(event_name(ev->type)));
-		json_object_object_add(o, "generation",
-				       json_object_new_int64((int64_t)ev->generation));
-		if (ev->type == PCITOPO_CMD_LAYOUT_CHANGE_NTF)
-			json_object_object_add(o, "summary",
-					       json_summary(&ev->summary));
-		else
-			json_object_object_add(o, "device",
-					       json_device(&none, d));
-		emit_json(c, o);
-		fflush(c->out);
-		return;
-	}
-	fprintf(c->out, "[%llu] %s", (unsigned long long)ev->generation,
-		event_name(ev->type));
+	pr_begin(&o, c);
+	pr_open_object(&o, PRINT_ANY, NULL);
+	pr_u64(&o, PRINT_ANY, "generation", "[%" PRIu64 "]", ev->generation);
+	pr_string(&o, PRINT_ANY, "event", " %s", event_name(ev->type));
 	if (ev->type == PCITOPO_CMD_LAYOUT_CHANGE_NTF) {
-		fprintf(c->out, " %s", ptc_layout_name(ev->summary.layout));
-		if (ev->summary.reason[0])
-			fprintf(c->out, " (%s)", ev->summary.reason);
-		fprintf(c->out, " gpus %u nics %u\n", ev->summary.count_gpus,
+		pr_open_object(&o, PRINT_ANY, "summary");
+		pr_merge(&o, json_summary(&ev->summary));
+		pr_string(&o, PRINT_ANY, "layout", " %s",
+			  ptc_layout_name(ev->summary.layout));
+		pr_string_or(&o, PRINT_ANY, "reason", " (%s)",
+			     ev->summary.reason, NULL);
+		pr_uint(&o, PRINT_ANY, "gpus", " gpus %u",
+			ev->summary.count_gpus);
+		pr_uint(&o, PRINT_ANY, "nics", " nics %u",
 			ev->summary.count_nics);
 	} else {
-		fprintf(c->out, " %s %s %s", d->addr, ptc_role_name(d->role),
-			ptc_kind_name(d->kind));
+		pr_open_object(&o, PRINT_ANY, "device");
+		pr_merge(&o, json_device(&none, d));
+		pr_string(&o, PRINT_ANY, "addr", " %s", d->addr);
+		pr_string(&o, PRINT_ANY, "role", " %s", ptc_role_name(d->role));
+		pr_string(&o, PRINT_ANY, "kind", " %s", ptc_kind_name(d->kind));
 		if (dev_has_link(d)) {
+			/* the text of the "link" object json_device() gave */
 			fmt_link(link, sizeof(link), d->link_speed, d->link_width);
 			fmt_link(max, sizeof(max), d->link_max_speed,
 				 d->link_max_width);
-			fmt_dev_flags(flags, sizeof(flags), d);
-			fprintf(c->out, " link %s max %s flags %s", link, max,
-				flags);
+			pr_text(&o, " link %s max %s", link, max);
+			pr_words(&o, PRINT_ANY, "flags", " flags %s",
+				 json_dev_flags(d));
 		}
-		fputc('\n', c->out);
 	}
+	pr_close_object(&o);
+	pr_nl(&o);
+	pr_close_object(&o);
+	(void)pr_end(&o);
+	fflush(c->out);
+}
+
+/* The kernel dropped events (the socket's buffer ran full). */
+static void print_overrun(struct ctx *c)
+{
+	struct pr o;
+
+	pr_begin(&o, c);
+	pr_open_object(&o, PRINT_ANY, NULL);
+	pr_json_as(&o, PRINT_ANY, "event", json_object_new_string("overrun"),
+		   "%s\n", "overrun: events were lost, reread the topology");
+	pr_close_object(&o);
+	(void)pr_end(&o);
 	fflush(c->out);
 }
 
@@ -115,12 +133,7 @@ int do_monitor(struct ctx *c, int argc, char **argv)
 			continue;
 		}
 		if (e == -ENOBUFS) {
-			if (c->json)
-				fputs("{\"event\":\"overrun\"}\n", c->out);
-			else
-				fputs("overrun: events were lost, reread the topology\n",
-				      c->out);
-			fflush(c->out);
+			print_overrun(c);
 			continue;
 		}
 		if (e != -EAGAIN && e != -EINTR) {

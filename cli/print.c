@@ -221,6 +221,29 @@ void pr_uint_as(struct pr *p, enum pr_where w, const char *key,
 		text(p, fmt, t);
 }
 
+void pr_json_as(struct pr *p, enum pr_where w, const char *key,
+		struct json_object *v, const char *fmt, const char *t)
+{
+	if (here(p, w) && p->json) {
+		add(p, key, v);
+		return;
+	}
+	json_object_put(v);
+	if (here(p, w) && fmt)
+		text(p, fmt, t ? t : "");
+}
+
+void pr_string_keep(struct pr *p, enum pr_where w, const char *key,
+		    const char *fmt, const char *v)
+{
+	if (!here(p, w))
+		return;
+	if (p->json)
+		add(p, key, json_object_new_string(v ? v : ""));
+	else if (fmt)
+		text(p, fmt, v ? v : "");
+}
+
 void pr_bool(struct pr *p, enum pr_where w, const char *key,
 	     const char *fmt, bool v)
 {

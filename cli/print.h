@@ -88,6 +88,15 @@ void pr_u64(struct pr *p, enum pr_where w, const char *key,
  * "4.0 GB/s" for 4000 MB/s, "unknown" for no NUMA node... */
 void pr_uint_as(struct pr *p, enum pr_where w, const char *key,
 		unsigned int v, const char *fmt, const char *text);
+/* As pr_uint_as(), for any JSON value: v (consumed; NULL is null) under
+ * key, the text `text` through fmt (diff's "x16 -> x8" of 16 and 8). */
+void pr_json_as(struct pr *p, enum pr_where w, const char *key,
+		struct json_object *v, const char *fmt, const char *text);
+/* As pr_string(), but an empty v stays the JSON string "" and its text is
+ * fmt of "": the views whose -j always wrote "" so (doctor's "fix",
+ * status's "reason") keep their JSON. */
+void pr_string_keep(struct pr *p, enum pr_where w, const char *key,
+		    const char *fmt, const char *v);
 /* fmt takes a string: "true" or "false" */
 void pr_bool(struct pr *p, enum pr_where w, const char *key,
 	     const char *fmt, bool v);

@@ -146,16 +146,18 @@ int do_set(struct ctx *c, int argc, char **argv)
 	(void)sd_bus_set_allow_interactive_authorization(bus, isatty(0));
 	if (wait) {
 		r = sd_bus_match_signal(bus, NULL, TOPOD_BUS_NAME, TOPOD_OBJECT,
-					TOPOD_IFACE, "Phase", on_phase, &f);
+					TOPOD_IFACE, TOPOD_SIGNAL_PHASE,
+					on_phase, &f);
 		if (r >= 0)
 			r = sd_bus_match_signal(bus, NULL, TOPOD_BUS_NAME,
 						TOPOD_OBJECT, TOPOD_IFACE,
-						"Finished", on_finished, &f);
+						TOPOD_SIGNAL_FINISHED,
+						on_finished, &f);
 		if (r >= 0)
 			r = sd_bus_add_match(bus, NULL,
-					     "type='signal',sender='org.freedesktop.DBus',"
-					     "interface='org.freedesktop.DBus',"
-					     "member='NameOwnerChanged',"
+					     "type='signal',sender='" TOPOD_DBUS_NAME "',"
+					     "interface='" TOPOD_DBUS_IFACE "',"
+					     "member='" TOPOD_DBUS_NAME_OWNER_CHANGED "',"
 					     "arg0='" TOPOD_BUS_NAME "'", on_owner, &f);
 		if (r < 0) {
 			fprintf(c->err, "topoctl: cannot follow topod's signals: %s\n",
@@ -166,7 +168,8 @@ int do_set(struct ctx *c, int argc, char **argv)
 	t0 = mono_usec();
 	/* preflight runs before the answer: allow it its time */
 	r = sd_bus_call_method(bus, TOPOD_BUS_NAME, TOPOD_OBJECT, TOPOD_IFACE,
-			       "SetLayout", &e, NULL, "st", layout, flags);
+			       TOPOD_METHOD_SET_LAYOUT, &e, NULL, "st", layout,
+			       flags);
 	if (r < 0) {
 		/* print the phases that came before the refusal */
 		while (sd_bus_process(bus, NULL) > 0)

@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "print.h"
 #include "topod-client.h"
 
 int topod_connect(struct ctx *c, sd_bus **bus)
@@ -29,9 +30,9 @@ int topod_connect(struct ctx *c, sd_bus **bus)
 			strerror(-r));
 		return 1;
 	}
-	r = sd_bus_call_method(*bus, "org.freedesktop.DBus",
-			       "/org/freedesktop/DBus", "org.freedesktop.DBus",
-			       "NameHasOwner", &e, &reply, "s", TOPOD_BUS_NAME);
+	r = sd_bus_call_method(*bus, TOPOD_DBUS_NAME, TOPOD_DBUS_OBJECT,
+			       TOPOD_DBUS_IFACE, TOPOD_DBUS_NAME_HAS_OWNER, &e,
+			       &reply, "s", TOPOD_BUS_NAME);
 	if (r >= 0)
 		r = sd_bus_message_read(reply, "b", &has);
 	sd_bus_message_unref(reply);
@@ -137,9 +138,41 @@ static const struct topod_field status_fields[] = {
 };
 #undef F
 
-static const char *or_dash(const char *s)
+/* "Key: value" lines, or one JSON object with every field the text shows
+ * and module_generation: the strings the text leaves out when empty (the
+ * reason) are "" in it, those it shows as "-" null, as -j always wrote. */
+static int print_status(struct ctx *c, const struct status *s)
 {
-	return *s ? s : "-";
+	struct pr o;
+
+	pr_begin(&o, c);
+	pr_open_object(&o, PRINT_ANY, NULL);
+	pr_string_keep(&o, PRINT_ANY, "layout", "Layout:      %s", s->layout);
+	pr_string_keep(&o, s->reason[0] ? PRINT_ANY : PRINT_JSON, "reason",
+		       " (%s)", s->reason);
+	pr_nl(&o);
+	pr_string_keep(&o, PRINT_ANY, "state", "State:       %s", s->state);
+	pr_string_or(&o, PRINT_ANY, "phase", " (%s", s->phase, NULL);
+	pr_string(&o, s->phase[0] ? PRINT_ANY : PRINT_JSON, "target",
+		  " to %s)", s->target);
+	pr_nl(&o);
+	pr_string_or(&o, PRINT_ANY, "pending_layout", "Pending:     %s\n",
+		     s->pending, "-");
+	pr_string_keep(&o, PRINT_ANY, "committed_layout", "Committed:   %s",
+		       s->committed);
+	pr_u64(&o, PRINT_ANY, "generation", " (switches: %" PRIu64 ")\n",
+	       s->generation);
+	pr_string_keep(&o, PRINT_ANY, "platform", "Platform:    %s",
+		       s->platform);
+	pr_string_keep(&o, PRINT_ANY, "method", " (%s", s->method);
+	pr_string_keep(&o, PRINT_ANY, "apply", ", %s)", s->apply);
+	pr_string_keep(&o, PRINT_ANY, "bmc", ", BMC %s\n", s->bmc);
+	pr_uint(&o, PRINT_ANY, "gpus", "GPUs:        %u\n", s->gpus);
+	pr_u64(&o, PRINT_JSON, "module_generation", NULL, s->module_generation);
+	pr_string_or(&o, PRINT_ANY, "last_error", "Last error:  %s\n",
+		     s->last_error, "-");
+	pr_close_object(&o);
+	return pr_end(&o);
 }
 
 int do_status(struct ctx *c, int argc, char **argv)
@@ -160,7 +193,7 @@ int do_status(struct ctx *c, int argc, char **argv)
 	if (topod_connect(c, &bus))
 		return 1;
 	r = sd_bus_call_method(bus, TOPOD_BUS_NAME, TOPOD_OBJECT, TOPOD_IFACE,
-			       "Status", &e, &reply, "");
+			       TOPOD_METHOD_STATUS, &e, &reply, "");
 	if (r < 0) {
 		ret = topod_error(c, "status", &e, r);
 		goto out;
@@ -172,48 +205,7 @@ int do_status(struct ctx *c, int argc, char **argv)
 			strerror(-r));
 		goto out;
 	}
-	if (c->json) {
-		struct json_object *o = json_object_new_object();
-
-		json_object_object_add(o, "layout", json_object_new_string(s.layout));
-		json_object_object_add(o, "reason", json_object_new_string(s.reason));
-		json_object_object_add(o, "state", json_object_new_string(s.state));
-		json_object_object_add(o, "pending_layout",
-				       s.pending[0] ? json_object_new_string(s.pending) : NULL);
-		json_object_object_add(o, "phase",
-				       s.phase[0] ? json_object_new_string(s.phase) : NULL);
-		json_object_object_add(o, "target",
-				       s.target[0] ? json_object_new_string(s.target) : NULL);
-		json_object_object_add(o, "last_error",
-				       s.last_error[0] ? json_object_new_string(s.last_error) : NULL);
-		json_object_object_add(o, "committed_layout",
-				       json_object_new_string(s.committed));
-		json_object_object_add(o, "generation",
-				       json_object_new_int64((int64_t)s.generation));
-		json_object_object_add(o, "platform", json_object_new_string(s.platform));
-		json_object_object_add(o, "method", json_object_new_string(s.method));
-		json_object_object_add(o, "apply", json_object_new_string(s.apply));
-		json_object_object_add(o, "gpus", json_object_new_int64(s.gpus));
-		json_object_object_add(o, "module_generation",
-				       json_object_new_int64((int64_t)s.module_generation));
-		json_object_object_add(o, "bmc", json_object_new_string(s.bmc));
-		emit_json(c, o);
-	} else {
-		fprintf(c->out, "Layout:      %s%s%s%s\n", s.layout,
-			s.reason[0] ? " (" : "", s.reason, s.reason[0] ? ")" : "");
-		fprintf(c->out, "State:       %s", s.state);
-		if (s.phase[0])
-			fprintf(c->out, " (%s to %s)", s.phase, s.target);
-		fputc('\n', c->out);
-		fprintf(c->out, "Pending:     %s\n", or_dash(s.pending));
-		fprintf(c->out, "Committed:   %s (switches: %" PRIu64 ")\n",
-			s.committed, s.generation);
-		fprintf(c->out, "Platform:    %s (%s, %s), BMC %s\n", s.platform,
-			s.method, s.apply, s.bmc);
-		fprintf(c->out, "GPUs:        %u\n", s.gpus);
-		fprintf(c->out, "Last error:  %s\n", or_dash(s.last_error));
-	}
-	ret = 0;
+	ret = print_status(c, &s) ? 1 : 0;
 out:
 	sd_bus_message_unref(reply);
 	sd_bus_error_free(&e);

@@ -506,6 +506,14 @@ static void test_prom_escape(void)
 	pt_topology_free(&t);
 }
 
+/* Whether the value at path (jstr()'s) is want. */
+static bool jeq(struct json_object *o, const char *path, const char *want)
+{
+	const char *v = jstr(o, path);
+
+	return v && !strcmp(v, want);
+}
+
 static void test_events(void)
 {
 	struct pt_topology t;
@@ -526,6 +534,24 @@ static void test_events(void)
 	tap_ok(!strcmp(buf, "[9] link-change 0000:24:00.0 endpoint gpu link 2.5GT/s x16 max 32GT/s x16 flags speed-low\n"),
 	   "monitor text: link-change line");
 	free(buf);
+	c.json = true;
+	buf = NULL;
+	c.out = open_memstream(&buf, &len);
+	print_event(&c, &ev);
+	fclose(c.out);
+	o = parse_json(buf);
+	tap_ok(o && jeq(o, "event", "link-change") &&
+	   jeq(o, "generation", "9") &&
+	   jeq(o, "device.addr", "0000:24:00.0") &&
+	   jeq(o, "device.role", "endpoint") &&
+	   jeq(o, "device.kind", "gpu") &&
+	   jeq(o, "device.link.width", "16") &&
+	   jeq(o, "device.flags.0", "speed-low") &&
+	   !jstr(o, "device.flags.1"),
+	   "monitor -j: the link-change line's fields (generation, addr, role, kind, link, flags)");
+	json_object_put(o);
+	free(buf);
+	c.json = false;
 
 	ev.type = PCITOPO_CMD_LAYOUT_CHANGE_NTF;
 	ev.summary = t.summary;
@@ -753,6 +779,96 @@ static void test_print_layer(void)
 	}
 }
 
+/* The text or the JSON of fn(c, arg), malloc()ed. */
+static char *capture_view(void (*fn)(struct ctx *c, const void *arg),
+			  const void *arg, bool json)
+{
+	struct ctx c = { .json = json, .err = stderr, .sysfs = SYSFS };
+	char *buf = NULL;
+	size_t len = 0;
+
+	c.out = open_memstream(&buf, &len);
+	if (!c.out)
+		abort();
+	fn(&c, arg);
+	fclose(c.out);
+	return buf;
+}
+
+static void kept_calls(struct ctx *c, const void *arg)
+{
+	struct pr o;
+
+	(void)arg;
+	pr_begin(&o, c);
+	pr_open_object(&o, PRINT_ANY, NULL);
+	pr_string_keep(&o, PRINT_ANY, "e", "e=%s|", "");
+	pr_string_keep(&o, PRINT_ANY, "s", "s=%s", "v");
+	pr_json_as(&o, PRINT_ANY, "n", json_object_new_int(16), " n=%s", "x16");
+	pr_json_as(&o, PRINT_FP, "f", json_object_new_int(1), " f=%s", "one");
+	pr_json_as(&o, PRINT_JSON, "z", NULL, " z=%s", "none");
+	pr_nl(&o);
+	pr_close_object(&o);
+	(void)pr_end(&o);
+}
+
+/* pr_string_keep(): "" stays "" (doctor's fix, status's reason);
+ * pr_json_as(): a value whose text is worded apart (diff's "x16") */
+static void test_print_kept(void)
+{
+	char *t = capture_view(kept_calls, NULL, false);
+	char *j = capture_view(kept_calls, NULL, true);
+
+	if (!tap_ok(t && !strcmp(t, "e=|s=v n=x16 f=one\n"),
+		    "print layer: kept strings and worded values, text"))
+		printf("# got '%s'\n", t ? t : "(null)");
+	if (!tap_ok(j && !strcmp(j, "{\"e\":\"\",\"s\":\"v\",\"n\":16,"
+				 "\"z\":null}\n"),
+		    "print layer: kept strings and worded values, JSON"))
+		printf("# got '%s'\n", j ? j : "(null)");
+	free(t);
+	free(j);
+}
+
+struct ids {
+	const struct pt_id *v;
+	int n;
+};
+
+static void ids_view(struct ctx *c, const void *arg)
+{
+	const struct ids *i = arg;
+
+	print_ids(c, i->v, i->n);
+}
+
+/* id list: one "VVVV:DDDD kind" line per ID; -j the same three fields */
+static void test_ids(void)
+{
+	static const struct pt_id v[] = {
+		{ 0x10de, 0x2330, PCITOPO_KIND_GPU },
+		{ 0x15b3, 0x1021, PCITOPO_KIND_NIC },
+	};
+	struct ids two = { v, 2 }, none = { v, 0 };
+	char *t = capture_view(ids_view, &two, false);
+	char *j = capture_view(ids_view, &two, true);
+	char *e = capture_view(ids_view, &none, true);
+	char *et = capture_view(ids_view, &none, false);
+
+	tap_ok(t && !strcmp(t, "10de:2330 gpu\n15b3:1021 nic\n"),
+	       "id list: a line per ID, VVVV:DDDD kind");
+	tap_ok(j && !strcmp(j, "[{\"vendor\":\"10de\",\"device\":\"2330\","
+			    "\"kind\":\"gpu\"},{\"vendor\":\"15b3\","
+			    "\"device\":\"1021\",\"kind\":\"nic\"}]\n"),
+	       "id list -j: vendor, device and kind of each");
+	tap_ok(e && !strcmp(e, "[]\n") && et && !*et,
+	       "id list with no IDs: no text, -j an empty array");
+	free(t);
+	free(j);
+	free(e);
+	free(et);
+}
+
 /* path show: every mark of the route's text is in its JSON, and a hop that
  * is both the common bridge and the bottleneck carries both */
 static void test_path_marks(void)
@@ -845,6 +961,8 @@ int main(int argc, char **argv)
 	test_events();
 	test_diff();
 	test_print_layer();
+	test_print_kept();
+	test_ids();
 	test_path_marks();
 	return tap_done();
 }

@@ -256,63 +256,68 @@ static int prop_get(sd_bus *bus, const char *path, const char *iface,
 	struct topod *d = userdata;
 
 	(void)bus; (void)path; (void)iface; (void)error;
-	if (!strcmp(prop, "Layout"))
+	if (!strcmp(prop, TOPOD_PROP_LAYOUT))
 		return sd_bus_message_append(reply, "s",
 					     ptc_layout_name(d->layout));
-	if (!strcmp(prop, "PendingLayout"))
+	if (!strcmp(prop, TOPOD_PROP_PENDING_LAYOUT))
 		return sd_bus_message_append(reply, "s",
 					     d->pending ?
 					     ptc_layout_name(d->pending) : "");
-	if (!strcmp(prop, "State"))
+	if (!strcmp(prop, TOPOD_PROP_STATE))
 		return sd_bus_message_append(reply, "s", tstate_name(d->state));
-	if (!strcmp(prop, "LastError"))
+	if (!strcmp(prop, TOPOD_PROP_LAST_ERROR))
 		return sd_bus_message_append(reply, "s", d->last_error);
-	if (!strcmp(prop, "Generation"))
+	if (!strcmp(prop, TOPOD_PROP_GENERATION))
 		return sd_bus_message_append(reply, "t",
 					     d->committed.generation);
-	if (!strcmp(prop, "Platform"))
+	if (!strcmp(prop, TOPOD_PROP_PLATFORM))
 		return sd_bus_message_append(reply, "s", d->plat.name);
 	return -ENOENT;
 }
 
 static const sd_bus_vtable topod_vtable[] = {
 	SD_BUS_VTABLE_START(0),
-	SD_BUS_PROPERTY("Layout", "s", prop_get, 0,
+	SD_BUS_PROPERTY(TOPOD_PROP_LAYOUT, "s", prop_get, 0,
 			SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
-	SD_BUS_PROPERTY("PendingLayout", "s", prop_get, 0,
+	SD_BUS_PROPERTY(TOPOD_PROP_PENDING_LAYOUT, "s", prop_get, 0,
 			SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
-	SD_BUS_PROPERTY("State", "s", prop_get, 0,
+	SD_BUS_PROPERTY(TOPOD_PROP_STATE, "s", prop_get, 0,
 			SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
-	SD_BUS_PROPERTY("LastError", "s", prop_get, 0,
+	SD_BUS_PROPERTY(TOPOD_PROP_LAST_ERROR, "s", prop_get, 0,
 			SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
-	SD_BUS_PROPERTY("Generation", "t", prop_get, 0,
+	SD_BUS_PROPERTY(TOPOD_PROP_GENERATION, "t", prop_get, 0,
 			SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
-	SD_BUS_PROPERTY("Platform", "s", prop_get, 0,
+	SD_BUS_PROPERTY(TOPOD_PROP_PLATFORM, "s", prop_get, 0,
 			SD_BUS_VTABLE_PROPERTY_CONST),
-	SD_BUS_METHOD_WITH_NAMES("SetLayout", "st", SD_BUS_PARAM(layout)
+	SD_BUS_METHOD_WITH_NAMES(TOPOD_METHOD_SET_LAYOUT, "st",
+				 SD_BUS_PARAM(layout)
 				 SD_BUS_PARAM(flags), "", ,
 				 method_set_layout,
 				 SD_BUS_VTABLE_UNPRIVILEGED),
 	/* a dry run changes nothing: no more privilege than Status */
-	SD_BUS_METHOD_WITH_NAMES("PlanLayout", "st", SD_BUS_PARAM(layout)
+	SD_BUS_METHOD_WITH_NAMES(TOPOD_METHOD_PLAN_LAYOUT, "st",
+				 SD_BUS_PARAM(layout)
 				 SD_BUS_PARAM(flags), "a{sv}",
 				 SD_BUS_PARAM(plan), method_plan_layout,
 				 SD_BUS_VTABLE_UNPRIVILEGED),
-	SD_BUS_METHOD_WITH_NAMES("GetLayout", "", , "ss",
+	SD_BUS_METHOD_WITH_NAMES(TOPOD_METHOD_GET_LAYOUT, "", , "ss",
 				 SD_BUS_PARAM(layout) SD_BUS_PARAM(reason),
 				 method_get_layout, SD_BUS_VTABLE_UNPRIVILEGED),
-	SD_BUS_METHOD_WITH_NAMES("Status", "", , "a{sv}",
+	SD_BUS_METHOD_WITH_NAMES(TOPOD_METHOD_STATUS, "", , "a{sv}",
 				 SD_BUS_PARAM(status), method_status,
 				 SD_BUS_VTABLE_UNPRIVILEGED),
-	SD_BUS_METHOD("Recheck", "", "", method_recheck,
+	SD_BUS_METHOD(TOPOD_METHOD_RECHECK, "", "", method_recheck,
 		      SD_BUS_VTABLE_UNPRIVILEGED),
-	SD_BUS_SIGNAL_WITH_NAMES("Phase", "sssts", SD_BUS_PARAM(layout)
+	SD_BUS_SIGNAL_WITH_NAMES(TOPOD_SIGNAL_PHASE, "sssts",
+				 SD_BUS_PARAM(layout)
 				 SD_BUS_PARAM(phase) SD_BUS_PARAM(status)
 				 SD_BUS_PARAM(elapsed_usec)
 				 SD_BUS_PARAM(message), 0),
-	SD_BUS_SIGNAL_WITH_NAMES("Finished", "sbs", SD_BUS_PARAM(layout)
+	SD_BUS_SIGNAL_WITH_NAMES(TOPOD_SIGNAL_FINISHED, "sbs",
+				 SD_BUS_PARAM(layout)
 				 SD_BUS_PARAM(ok) SD_BUS_PARAM(error), 0),
-	SD_BUS_SIGNAL_WITH_NAMES("Drift", "ss", SD_BUS_PARAM(layout)
+	SD_BUS_SIGNAL_WITH_NAMES(TOPOD_SIGNAL_DRIFT, "ss",
+				 SD_BUS_PARAM(layout)
 				 SD_BUS_PARAM(message), 0),
 	SD_BUS_VTABLE_END
 };
@@ -328,33 +333,39 @@ int bus_setup(struct topod *d)
 				     TOPOD_IFACE, topod_vtable, d);
 	if (r < 0)
 		return r;
-	return sd_bus_add_object_manager(d->bus, NULL, "/org/pcitopo");
+	return sd_bus_add_object_manager(d->bus, NULL, TOPOD_OBJECT_ROOT);
 }
 
 void bus_emit_phase(struct topod *d, const struct tmsg *m)
 {
-	(void)sd_bus_emit_signal(d->bus, TOPOD_OBJECT, TOPOD_IFACE, "Phase",
-				 "sssts", ptc_layout_name(m->layout), m->phase,
+	(void)sd_bus_emit_signal(d->bus, TOPOD_OBJECT, TOPOD_IFACE,
+				 TOPOD_SIGNAL_PHASE, "sssts",
+				 ptc_layout_name(m->layout), m->phase,
 				 m->status, m->elapsed_usec, m->text);
 }
 
 void bus_emit_finished(struct topod *d, const struct tmsg *m)
 {
-	(void)sd_bus_emit_signal(d->bus, TOPOD_OBJECT, TOPOD_IFACE, "Finished",
-				 "sbs", ptc_layout_name(m->layout), (int)m->ok,
+	(void)sd_bus_emit_signal(d->bus, TOPOD_OBJECT, TOPOD_IFACE,
+				 TOPOD_SIGNAL_FINISHED, "sbs",
+				 ptc_layout_name(m->layout), (int)m->ok,
 				 m->text);
 }
 
 void bus_emit_drift(struct topod *d, const char *msg)
 {
-	(void)sd_bus_emit_signal(d->bus, TOPOD_OBJECT, TOPOD_IFACE, "Drift",
-				 "ss", ptc_layout_name(d->layout), msg);
+	(void)sd_bus_emit_signal(d->bus, TOPOD_OBJECT, TOPOD_IFACE,
+				 TOPOD_SIGNAL_DRIFT, "ss",
+				 ptc_layout_name(d->layout), msg);
 }
 
 void bus_props_changed(struct topod *d)
 {
 	nfd_update(d);	/* the node labels say what the properties say */
 	(void)sd_bus_emit_properties_changed(d->bus, TOPOD_OBJECT, TOPOD_IFACE,
-					     "Layout", "PendingLayout", "State",
-					     "LastError", "Generation", NULL);
+					     TOPOD_PROP_LAYOUT,
+					     TOPOD_PROP_PENDING_LAYOUT,
+					     TOPOD_PROP_STATE,
+					     TOPOD_PROP_LAST_ERROR,
+					     TOPOD_PROP_GENERATION, NULL);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "bmc.h"
+#include "pcitopo/topod1.h"
 #include "units.h"
 
 #define SD_DEST	"org.freedesktop.systemd1"
@@ -24,9 +25,9 @@ int units_open(struct units *u)
 	r = sd_bus_open_system(&u->bus);
 	if (r < 0)
 		return r;
-	r = sd_bus_call_method(u->bus, "org.freedesktop.DBus",
-			       "/org/freedesktop/DBus", "org.freedesktop.DBus",
-			       "NameHasOwner", &e, &reply, "s", SD_DEST);
+	r = sd_bus_call_method(u->bus, TOPOD_DBUS_NAME, TOPOD_DBUS_OBJECT,
+			       TOPOD_DBUS_IFACE, TOPOD_DBUS_NAME_HAS_OWNER, &e,
+			       &reply, "s", SD_DEST);
 	if (r >= 0)
 		r = sd_bus_message_read(reply, "b", &has);
 	sd_bus_message_unref(reply);

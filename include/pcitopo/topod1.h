@@ -4,7 +4,9 @@
  * by topod (daemon/topod) and topoctl (cli/set.c, status.c, dryrun.c).
  * Documentation/org.pcitopo.Topod1.xml documents the methods, properties and
  * signals; tests/topod/topod1-names.py (run by tests/topod/t-topod.sh)
- * checks that it and this header agree: names, flag bits, errors' errno.
+ * checks that it and this header agree: names (methods, signals and
+ * properties too), flag bits, errors' errno; and that no .c file of
+ * daemon/topod or cli writes one of these names as a literal.
  *
  * Userspace, and it needs no sd-bus header: topoctl loads libsystemd at run
  * time (cli/sdbus-dl.h).
@@ -19,6 +21,35 @@
 #define TOPOD_BUS_NAME		"org.pcitopo.Topod"	/* system bus */
 #define TOPOD_OBJECT		"/org/pcitopo/Topod"
 #define TOPOD_IFACE		"org.pcitopo.Topod1"
+/* topod's object manager (InterfacesAdded...) sits above its one object */
+#define TOPOD_OBJECT_ROOT	"/org/pcitopo"
+
+/* TOPOD_IFACE's members, as the XML's <method>, <signal> and <property> */
+#define TOPOD_METHOD_SET_LAYOUT		"SetLayout"
+#define TOPOD_METHOD_PLAN_LAYOUT	"PlanLayout"
+#define TOPOD_METHOD_GET_LAYOUT		"GetLayout"
+#define TOPOD_METHOD_STATUS		"Status"
+#define TOPOD_METHOD_RECHECK		"Recheck"
+#define TOPOD_SIGNAL_PHASE		"Phase"
+#define TOPOD_SIGNAL_FINISHED		"Finished"
+#define TOPOD_SIGNAL_DRIFT		"Drift"
+#define TOPOD_PROP_LAYOUT		"Layout"
+#define TOPOD_PROP_PENDING_LAYOUT	"PendingLayout"
+#define TOPOD_PROP_STATE		"State"
+#define TOPOD_PROP_LAST_ERROR		"LastError"
+#define TOPOD_PROP_GENERATION		"Generation"
+#define TOPOD_PROP_PLATFORM		"Platform"
+
+/*
+ * The bus itself, which both ask whether a name has an owner: topoctl
+ * whether topod runs (and follows its owner while a switch runs), topod
+ * whether systemd does.
+ */
+#define TOPOD_DBUS_NAME		"org.freedesktop.DBus"
+#define TOPOD_DBUS_OBJECT	"/org/freedesktop/DBus"
+#define TOPOD_DBUS_IFACE	"org.freedesktop.DBus"
+#define TOPOD_DBUS_NAME_HAS_OWNER	"NameHasOwner"
+#define TOPOD_DBUS_NAME_OWNER_CHANGED	"NameOwnerChanged"
 
 /*
  * SetLayout and PlanLayout flags. FORCE: switch although a process holds a

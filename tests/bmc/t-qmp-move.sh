@@ -9,10 +9,8 @@ here=$(dirname "$(readlink -f "$0")")
 root=$(dirname "$(dirname "$here")")
 cd "$root" || exit 1
 
-n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-nok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $*"; }
-check() { local d=$1; shift; if "$@"; then ok "$d"; else nok "$d"; fi; }
+# shellcheck source=tests/tap.sh
+. "$root/tests/tap.sh"
 
 command -v python3 >/dev/null || { echo "1..0 # SKIP no python3"; exit 0; }
 work=$(mktemp -d /tmp/pcitopo-t-qmp.XXXXXX)
@@ -62,10 +60,8 @@ device_del id=gpu4
 device_del id=gpu5
 device_add bus=sw0p5 driver=e1000e id=gpu4 romfile=
 device_add bus=sw0p6 driver=nvme id=gpu5 serial=G5"
-got=$(cmds)
-check "balance -> common: deletes gpu4/gpu5 then adds them on sw0p5/sw0p6 (gpu4 as its hotplug model); nic0 untouched" \
-	test "$got" == "$want"
-[[ $got == "$want" ]] || diff <(echo "$want") <(echo "$got") | sed 's/^/# /'
+eq "$(cmds)" "$want" \
+	"balance -> common: deletes gpu4/gpu5 then adds them on sw0p5/sw0p6 (gpu4 as its hotplug model); nic0 untouched"
 
 fake --no-delete
 PCITOPO_QMP_TIMEOUT=1 bmcsim/qmp-move common cascade 2>"$work/err"
@@ -100,29 +96,29 @@ move() {
 # the guest powered the moving GPUs' slots off (topod's detach): QEMU
 # dropped them already, so no device_del, no attention-button wait
 move balance cascade --no-delete --present nic0
-check "slots powered off (gpu4/gpu5 gone from QEMU): no device_del, both added on sw2p0/sw2p1 at once (rc $rc)" \
-	test "$rc:$got" == "0:device_add bus=sw2p0 driver=e1000e id=gpu4 romfile=
-device_add bus=sw2p1 driver=nvme id=gpu5 serial=G5"
+eq "$rc:$got" "0:device_add bus=sw2p0 driver=e1000e id=gpu4 romfile=
+device_add bus=sw2p1 driver=nvme id=gpu5 serial=G5" \
+	"slots powered off (gpu4/gpu5 gone from QEMU): no device_del, both added on sw2p0/sw2p1 at once (rc $rc)"
 check "and it says so ($(tr -d '\n' <"$work/err"))" grep -q "2 already off" "$work/err"
 
 # a Select of the layout the MUX is at: what QEMU dropped comes back
 move cascade cascade --present nic0,gpu5
-check "cascade -> cascade with gpu4's slot powered off: gpu4 put back on sw2p0, nothing else" \
-	test "$rc:$got" == "0:device_add bus=sw2p0 driver=e1000e id=gpu4 romfile="
+eq "$rc:$got" "0:device_add bus=sw2p0 driver=e1000e id=gpu4 romfile=" \
+	"cascade -> cascade with gpu4's slot powered off: gpu4 put back on sw2p0, nothing else"
 
 # faults: one move each, the file is gone after it
 echo "stay-out=gpu5" >"$work/vm/mux-fault"
 move balance common --present nic0
-check "fault stay-out=gpu5: gpu4 added on sw0p5, gpu5 not (rc $rc)" \
-	test "$rc:$got" == "0:device_add bus=sw0p5 driver=e1000e id=gpu4 romfile="
+eq "$rc:$got" "0:device_add bus=sw0p5 driver=e1000e id=gpu4 romfile=" \
+	"fault stay-out=gpu5: gpu4 added on sw0p5, gpu5 not (rc $rc)"
 check "and the fault file is used up" test ! -e "$work/vm/mux-fault"
 echo "no-move" >"$work/vm/mux-fault"
 move balance common --present nic0
-check "fault no-move: done (rc $rc), what the guest powered off back on its old ports sw1p0/sw1p1" \
-	test "$rc:$got" == "0:device_add bus=sw1p0 driver=e1000e id=gpu4 romfile=
-device_add bus=sw1p1 driver=nvme id=gpu5 serial=G5"
+eq "$rc:$got" "0:device_add bus=sw1p0 driver=e1000e id=gpu4 romfile=
+device_add bus=sw1p1 driver=nvme id=gpu5 serial=G5" \
+	"fault no-move: done (rc $rc), what the guest powered off back on its old ports sw1p0/sw1p1"
 PCITOPO_MUX_FAULT=no-move move balance common --present nic0,gpu4,gpu5
-check "fault no-move (environment), nothing off: no QMP device command at all" test "$rc:$got" == "0:"
+eq "$rc:$got" "0:" \
+	"fault no-move (environment), nothing off: no QMP device command at all"
 
-echo "1..$n"
-((failed == 0))
+tap_end

@@ -6,7 +6,10 @@ a reader (and an introspecting client) sees. This compiles a probe against
 the header, parses the XML, and says in TAP whether the two agree: bus
 name, object path, interface, every org.pcitopo.Topod1.Error.* name with
 its errno (and topod_errno_of() on each), the flag bits of SetLayout and
-PlanLayout. t-topod.sh runs it.
+PlanLayout, every method, signal and property (TOPOD_METHOD_*,
+TOPOD_SIGNAL_*, TOPOD_PROP_*). Then that no .c file of daemon/topod or cli
+writes one of them (or any org.pcitopo name, path or the bus's own) as a
+string literal where the header's name belongs. t-topod.sh runs it.
 
   topod1-names.py [HEADER XML]     default: the tree's; $CC, else cc
 """
@@ -45,15 +48,16 @@ PROBE = r"""#include "%s"
 #include <stdio.h>
 int main(void)
 {
-	printf("service %%s\npath %%s\ninterface %%s\nprefix %%s\n",
-	       TOPOD_BUS_NAME, TOPOD_OBJECT, TOPOD_IFACE, TOPOD_ERR);
+	printf("service %%s\npath %%s\ninterface %%s\nprefix %%s\nroot %%s\n",
+	       TOPOD_BUS_NAME, TOPOD_OBJECT, TOPOD_IFACE, TOPOD_ERR,
+	       TOPOD_OBJECT_ROOT);
 #define E(id, e) printf("error %%s %%s %%d %%d\n", #id, #e, e, \
 			topod_errno_of(TOPOD_ERR_##id));
 	TOPOD_ERRORS(E)
 	printf("notours %%d %%d %%d\n", topod_errno_of(TOPOD_ERR "Nonesuch"),
 	       topod_errno_of("org.freedesktop.DBus.Error.Failed"),
 	       topod_errno_of(NULL));
-%s	printf("all %%llu\n", (unsigned long long)TOPOD_F_ALL);
+%s%s	printf("all %%llu\n", (unsigned long long)TOPOD_F_ALL);
 	return 0;
 }
 """
@@ -63,9 +67,11 @@ def read_header():
     """What the header says, or None if it does not compile alone."""
     text = open(HEADER).read()
     flags = [m for m in re.findall(r"^#define\s+(TOPOD_F_\w+)", text, re.M) if m != "TOPOD_F_ALL"]
+    members = re.findall(r"^#define\s+(TOPOD_(METHOD|SIGNAL|PROP)_\w+)", text, re.M)
     probe = PROBE % (os.path.abspath(HEADER), "".join(
         '\tprintf("flag %s %%llu\\n", (unsigned long long)%s);\n' % (m[len("TOPOD_F_"):], m)
-        for m in flags))
+        for m in flags), "".join(
+        '\tprintf("member %s %%s\\n", %s);\n' % (kind.lower(), m) for m, kind in members))
     with tempfile.TemporaryDirectory() as tmp:
         src, exe = os.path.join(tmp, "probe.c"), os.path.join(tmp, "probe")
         with open(src, "w") as f:
@@ -78,11 +84,14 @@ def read_header():
             return None
         out = subprocess.run([exe], capture_output=True, text=True, check=True).stdout
     h = {"errors": {}, "flags": {}, "text": text,
+         "members": {"method": [], "signal": [], "prop": []},
          "err_macros": re.findall(r"^#define\s+TOPOD_ERR_(\w+)\s", text, re.M)}
     for line in out.splitlines():
         f = line.split()
         if f[0] == "error":
             h["errors"][f[1]] = (f[2], int(f[3]), int(f[4]))
+        elif f[0] == "member":
+            h["members"][f[1]].append(f[2])
         elif f[0] == "flag":
             h["flags"][f[1]] = int(f[2])
         elif f[0] == "notours":
@@ -102,6 +111,39 @@ def method(iface, name):
             return el, words(prev.text) if prev is not None and prev.tag is ET.Comment else ""
         prev = el
     return None, ""
+
+
+# Where topod or topoctl names a D-Bus member or object by a literal: the
+# vtable's entries, a call, match or emit after the interface, a property
+# dispatch or change list; and any literal org.pcitopo or bus-driver name.
+LITERAL_MEMBER = [
+    (r'SD_BUS_(?:METHOD|SIGNAL|PROPERTY|WRITABLE_PROPERTY)\w*\(\s*"', "a vtable entry"),
+    (r'(?:TOPOD_IFACE|TOPOD_DBUS_IFACE),\s*"', "a member after the interface"),
+    (r'strcmp\(prop, "', "a property dispatch"),
+    (r'sd_bus_emit_properties_changed\([^;]*"', "a property change list"),
+    (r'"(?:/?org[./]pcitopo[^"]*|org\.freedesktop\.DBus|/org/freedesktop/DBus)"',
+     "an org.pcitopo or the bus's name or path"),
+]
+
+
+def check_sources(h):
+    """No literal of daemon/topod/*.c and cli/*.c where topod1.h has a name."""
+    found = []
+    for d in ("daemon/topod", "cli"):
+        for name in sorted(os.listdir(os.path.join(top, d))):
+            if not name.endswith(".c"):
+                continue
+            path = os.path.join(d, name)
+            with open(os.path.join(top, path)) as f:
+                src = f.read()
+            for pat, what in LITERAL_MEMBER:
+                for m in re.finditer(pat, src):
+                    line = src.count("\n", 0, m.start()) + 1
+                    found.append("%s:%d: %s: %s" % (path, line, what, " ".join(
+                        src[m.start():m.end() + 24].split())))
+    members = sorted(sum(h["members"].values(), []))
+    ok(not found, "daemon/topod/*.c and cli/*.c name no D-Bus member, object or "
+       "org.pcitopo name by a literal (topod1.h's %d names)" % len(members), "\n".join(found))
 
 
 def main():
@@ -124,6 +166,18 @@ def main():
     ok(len(ifaces) == 1 and iface.get("name") == h["interface"],
        "interface %s: the header's and the XML's only one" % h["interface"],
        "XML: %s" % [i.get("name") for i in ifaces])
+    ok(h["path"].startswith(h["root"] + "/"),
+       "the object manager's root %s is above the object %s" % (h["root"], h["path"]))
+
+    # members: TOPOD_METHOD_* / TOPOD_SIGNAL_* / TOPOD_PROP_* and the XML's
+    for kind, tag, tags in (("method", "method", "methods"), ("signal", "signal", "signals"),
+                            ("prop", "property", "properties")):
+        x = sorted(el.get("name") for el in iface.findall(tag))
+        got = sorted(h["members"][kind])
+        ok(x and got == x, "the header's %s are the XML's <%s> (%s)" % (tags, tag, ", ".join(x)),
+           "header only: %s\nXML only: %s" % (sorted(set(got) - set(x)), sorted(set(x) - set(got))))
+    check_sources(h)
+
     prefix = h["interface"] + ".Error."
     ok(h["prefix"] == prefix, "error names are %sNAME" % prefix, h["prefix"])
 

@@ -25,15 +25,12 @@ set -uo pipefail
 here=$(dirname "$(readlink -f "$0")")
 root=$(dirname "$(dirname "$here")")
 
-for f in kmod/pcitopo.ko cli/topoctl; do
-	if [[ ! -f $root/$f ]]; then
-		echo "not ok - t-doctor: $f not built (run make)"
-		exit 1
-	fi
-done
+# shellcheck source=tests/vm/tap.sh
+source "$here/tap.sh"
+cd "$root" || exit 1
+need_built kmod/pcitopo.ko cli/topoctl
+need_cmds python3	# qmp-hmp
 to=${PCITOPO_TIMEOUT:-150}
-n=0
-failed=0
 work=$(mktemp -d /tmp/pcitopo-t-doctor.XXXXXX)
 # shellcheck disable=SC2317 # called by the EXIT trap
 cleanup() {
@@ -51,21 +48,14 @@ emit() {
 	while IFS= read -r line; do
 		[[ -n $line ]] || continue
 		if [[ $line =~ $re ]]; then
-			n=$((n + 1))
-			if [[ -n ${BASH_REMATCH[1]} ]]; then
-				failed=$((failed + 1))
-				bad=1
-			fi
-			echo "${BASH_REMATCH[1]}ok $n${BASH_REMATCH[2]}"
+			[[ -z ${BASH_REMATCH[1]} ]] || bad=1
+			tap "$([[ -z ${BASH_REMATCH[1]} ]] && echo 1 || echo 0)" \
+				"${BASH_REMATCH[2]# - }"
 		elif [[ ! $line =~ ^1\.\.[0-9]+$ ]]; then
 			echo "$line"
 		fi
 	done
-	if ((st != 0 && !bad)); then
-		n=$((n + 1))
-		failed=$((failed + 1))
-		echo "not ok $n - common: doctor: $name: run-guest exited $st"
-	fi
+	((st == 0 || bad)) || fail "common: doctor: $name: run-guest exited $st"
 }
 
 # aer_inject RUN PID: wait (bounded; while the guest runs) until the guest
@@ -104,13 +94,7 @@ wait "$pid"
 st=$?
 pid=
 emit "intel_iommu=on boot" "$st" <"$work/translated.out"
-n=$((n + 1))
-if ((inj == 0)); then
-	echo "ok $n - common: doctor: host: AER injected over QMP when the guest asked"
-else
-	failed=$((failed + 1))
-	echo "not ok $n - common: doctor: host: AER injected over QMP when the guest asked"
-fi
+ok "$inj" "common: doctor: host: AER injected over QMP when the guest asked"
 echo "# boot 1 (intel_iommu=on, legacy GPU, AER): $((SECONDS - t0)) s"
 
 # 2. passthrough IOMMU
@@ -122,5 +106,4 @@ st=$?
 emit "iommu=pt boot" "$st" <<<"$out"
 echo "# boot 2 (intel_iommu=on iommu=pt): $((SECONDS - t0)) s"
 
-echo "1..$n"
-((failed == 0))
+tap_end
