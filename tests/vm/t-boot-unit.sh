@@ -11,8 +11,13 @@
 # the GPU service starts: it asks topod for the switch with a power cycle,
 # the BMC cycles QEMU, and in the next boot topod commits the switch from
 # its journal, pcitopo-boot sees cascade and the GPU service starts after
-# it, in cascade. Boot 1 is never in a GPU service's log. TAP on stdout,
-# the boot times as # comments. The server is always stopped.
+# it, in cascade. Boot 1 is never in a GPU service's log. In the same boot,
+# the Slurm units as pcitopo-slurm installs them (Documentation/slurm.md):
+# Debian's slurmd.service with pcitopo's drop-in is ordered after topod and
+# pcitopo-boot (one ExecStart, with -b from /run/pcitopo/slurmd-boot.env),
+# and pcitopo-slurm-reconfig.path is armed on topod's state (its firing is
+# not checked: see the check). TAP on stdout, the boot times as #
+# comments. The server is always stopped.
 # shellcheck disable=SC2016 # single-quoted commands expand in the guest
 set -euo pipefail
 here=$(dirname "$(readlink -f "$0")")
@@ -25,7 +30,7 @@ n=0 failed=0
 source "$here/tap.sh"
 
 need_built kmod/pcitopo.ko daemon/topod/topod cli/topoctl
-need_host /lib/systemd/systemd /usr/bin/dbus-daemon
+need_host /lib/systemd/systemd /usr/bin/dbus-daemon /usr/sbin/slurmd
 need_cmds ipmi_sim qemu-system-x86_64
 
 dir=$(mktemp -d /tmp/pcitopo-bootunit.XXXXXX)
@@ -73,6 +78,14 @@ g=$("$srv" run "$dir" --timeout 300 -- bash -c '
 	echo "module=$(grep -c "^pcitopo " /proc/modules) $(cat /sys/kernel/pcitopo/layout) $(cat /sys/kernel/pcitopo/count_gpus)"
 	echo "status=$(topoctl -j status)"
 	journalctl -b -u pcitopo-boot.service -o cat --no-pager | sed "s/^/journal=/"
+	systemctl show -p After -p Wants -p DropInPaths -p ExecStart -p EnvironmentFiles \
+		slurmd.service | sed "s/^/slurmd./"
+	# the reload: its path unit, armed (the trigger itself is not checked
+	# here: /var/lib/pcitopo is a 9p bind mount, on which it never fired,
+	# Documentation/slurm.md "Not tested")
+	echo "pathunit=$(systemctl show -p ActiveState -p SubState -p ConditionResult \
+		-p ActiveEnterTimestampMonotonic pcitopo-slurm-reconfig.path | tr "\n" " ")"
+	journalctl -b -u topod.service -o short-monotonic --no-pager | grep -i commit | sed "s/^/commitlog=/"
 ' 2>&1) || true
 get() { sed -n "s/^$1=//p" <<<"$g" | head -n 1; }
 
@@ -98,6 +111,25 @@ g_start=$(get nvidia-persistenced.ExecMainStartTimestampMonotonic)
 echo "# boot 2 (monotonic): pcitopo-boot exited at ${b_end:-?} us, the GPU service started at ${g_start:-?} us"
 tap "$([[ $b_end =~ ^[0-9]+$ && $g_start =~ ^[0-9]+$ ]] && ((b_end > 0 && g_start >= b_end)) && echo 1 || echo 0)" \
 	"the GPU service started after pcitopo-boot finished" "$g"
+
+# the Slurm units (pcitopo-slurm's files, installed by make install)
+sd_after=" $(get slurmd.After) " sd_wants=" $(get slurmd.Wants) "
+tap "$([[ $sd_after == *" topod.service "* && $sd_after == *" pcitopo-boot.service "* &&
+	$sd_wants == *" topod.service "* &&
+	$(get slurmd.DropInPaths) == *"/systemd/system/slurmd.service.d/pcitopo.conf"* ]] && echo 1 || echo 0)" \
+	"slurmd.service (Debian's) with the drop-in: After= topod.service, pcitopo-boot.service; Wants= topod.service" \
+	"$(grep '^slurmd\.' <<<"$g")"
+sd_exec=$(get slurmd.ExecStart)
+tap "$([[ $(grep -o 'path=' <<<"$sd_exec" | wc -l) == 1 &&
+	$sd_exec == *'argv[]=/usr/sbin/slurmd -D -s $SLURMD_OPTIONS $PCITOPO_SLURMD_BOOT ;'* &&
+	$g == *$'\n'"slurmd.EnvironmentFiles=/run/pcitopo/slurmd-boot.env (ignore_errors=yes)"* ]] && echo 1 || echo 0)" \
+	"the drop-in's ExecStart replaces Debian's (one, with \$PCITOPO_SLURMD_BOOT); /run/pcitopo/slurmd-boot.env optional" \
+	"$(grep '^slurmd\.' <<<"$g")"
+grep -E '^commitlog=' <<<"$g" | sed 's/^/# /' || true
+pu=" $(get pathunit)"
+tap "$([[ $pu == *" ActiveState=active "* && $pu == *" SubState=waiting "* &&
+	$pu == *" ConditionResult=yes "* ]] && echo 1 || echo 0)" \
+	"pcitopo-slurm-reconfig.path active, waiting on /var/lib/pcitopo/state (its condition, helpers.conf, met)" "$pu"
 echo "# total: $(since "$t0") s"
 
 echo "1..$n"

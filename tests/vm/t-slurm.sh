@@ -8,18 +8,25 @@
 # from slurm/, the real module, topod and BMC:
 #   (c) --constraint='balance&cascade': refused at submission
 #       (helpers.conf MutuallyExclusive), nothing switches;
+#   (g) helpers.conf AllowUserBoot=pt-boot: --constraint=cascade from
+#       pt-noboot (not listed) on the node in balance is refused at
+#       submission, nothing switches;
 #   (d) a job without a constraint runs at once on balance, no switch;
-#   (a) --constraint=cascade: the node switches online (topod's SetLayout),
-#       slurmd comes back with -b, the job runs and sees cascade;
-#       ActiveFeatures=cascade; the node idle, not drained;
+#   (a) --constraint=cascade from pt-boot: the node switches online
+#       (topod's SetLayout), slurmd comes back with -b, the job runs and
+#       sees cascade; ActiveFeatures=cascade; the node idle, not drained;
+#       (g) then pt-noboot's cascade job runs there, with no switch;
 #   (f) a cascade job and a balance job submitted together: they run one
 #       after the other, each in its layout; from topod's own log times,
 #       no switch starts or runs while a job runs;
 #   (e) a BMC failure injected (pcitopo_fail_next): the cascade job never
 #       starts, the node drains with a reason naming the failure, the job
 #       is requeued (held), the node stays in balance.
-# Not here: (b) the power-cycle platform (slurmctld would have to outlive
-# the guest: Documentation/slurm.md says what is missing).
+# Not here: (b) the power-cycle platform, where slurmctld must outlive the
+# guest: tests/vm/t-slurm-powercycle.sh (slurmctld on the host).
+# Every job that needs a switch is pt-boot's (root is not in AllowUserBoot
+# either: Slurm makes no exception for it). pt-boot and pt-noboot are made
+# in the guest (its /etc is the overlay's).
 # TAP on stdout, times as # comments. The server is always stopped.
 # shellcheck disable=SC2016 # single-quoted commands expand in the guest
 set -euo pipefail
@@ -49,10 +56,11 @@ trap 'exit 130' INT TERM
 T0=$(now)
 grun() { "$srv" run "$dir" --timeout "${T:-120}" "$@"; }
 # in the guest: the cluster's environment, the wait, a submission (sub
-# CONSTRAINT SECONDS: prints the job id) and what ends a wait for a job
+# USER CONSTRAINT SECONDS: prints the job id) and what ends a wait for a job
 S=/var/tmp/pt-slurm
 pre=". $S/env; w() { tests/vm/guest/slurm-wait.sh \"\$@\"; }
-	sub() { sbatch --parsable \${1:+--constraint=\$1} -o $S/j%j.out tests/vm/guest/slurm-job.sh \"\$2\"; }
+	sub() { runuser -u \"\$1\" -- env SLURM_CONF=\"\$SLURM_CONF\" sbatch --parsable \${2:+--constraint=\$2} \\
+		-o $S/jobs/j%j.out tests/vm/guest/slurm-job.sh \"\$3\"; }
 	done_re='JobState=(COMPLETED|FAILED|CANCELLED)|Reason=launch'
 	"
 switches() { grep -cE 'preflight: started' "$dir/out/topod.log" 2>/dev/null || true; }
@@ -67,22 +75,38 @@ out=$(grun tests/vm/guest/topod-up.sh emulated-mux 2>&1) && ok=1 || ok=0
 tap "$ok" "guest: module, /dev/ipmi0, system bus, topod up ($(since "$t0") s)" "$out"
 ((ok)) || { echo "1..$n"; exit 1; }
 t0=$(now)
-out=$(T=180 grun tests/vm/guest/slurm-up.sh "$S" 2>&1) && ok=1 || ok=0
+out=$(T=180 grun bash -c 'for u in pt-boot pt-noboot; do
+		id -u "$u" >/dev/null 2>&1 || useradd -M -U -s /bin/sh "$u" || exit 1
+	done
+	SLURM_ALLOW_USER_BOOT=pt-boot tests/vm/guest/slurm-up.sh '"$S" 2>&1) && ok=1 || ok=0
 tap "$([[ $ok == 1 && $out == *"node1 idle ActiveFeatures=balance"* ]] && echo 1 || echo 0)" \
-	"guest: munged, slurmctld, slurmd up; node1 idle, the helper reports ActiveFeatures=balance ($(since "$t0") s)" \
+	"guest: users pt-boot, pt-noboot; munged, slurmctld, slurmd up (AllowUserBoot=pt-boot); node1 idle, the helper reports ActiveFeatures=balance ($(since "$t0") s)" \
 	"$out$(grun bash -c "tail -n 15 $S/log/slurmd.log $S/log/slurmctld.log" 2>&1)"
 ((ok)) || { echo "1..$n"; exit 1; }
 echo "# $out"
 
-# (c) MutuallyExclusive: refused by slurmctld at submission; (d) no
-# constraint: runs at once, nothing switches
+# (c) MutuallyExclusive: refused by slurmctld at submission; (g) a user
+# not in AllowUserBoot: slurmctld matches the constraint against the
+# active features only (node_features_p_user_update false:
+# find_feature_nodes, _build_node_list in node_scheduler.c), finds no node
+# and fails the job at submission (job_allocate: "Requested node
+# configuration is not available", BadConstraints); (d) no constraint:
+# runs at once, nothing switches
 t0=$(now)
 out=$(grun bash -c "$pre"'sbatch --constraint="balance&cascade" -o /dev/null tests/vm/guest/slurm-job.sh; echo "rc=$?"
-	id=$(sub "" 0); echo "id=$id"; w 120 job "$id" "$done_re" >/dev/null
-	cat '"$S"'/j$id.out; w 1 node . | grep -o "State=[^ ]*\|ActiveFeatures=[^ ]*"' 2>&1) || true
+	sub pt-noboot cascade 0; echo "rc_noboot=$?"
+	scontrol -o show job | grep "UserId=pt-noboot" | grep -o "JobId=[^ ]*\|JobState=[^ ]*\|Reason=[^ ]*" | tr "\n" " "; echo
+	scontrol show config | grep -i "AllowUserBoot"
+	id=$(sub root "" 0); echo "id=$id"; w 120 job "$id" "$done_re" >/dev/null
+	cat '"$S"'/jobs/j$id.out; w 1 node . | grep -o "State=[^ ]*\|ActiveFeatures=[^ ]*"' 2>&1) || true
 id=$(sed -n 's/^id=//p' <<<"$out")
+grep -i 'AllowUserBoot' <<<"$out" | sed 's/^/# /' || true
 tap "$([[ $out == *"Invalid feature specification"* && $out == *"rc=1"* ]] && echo 1 || echo 0)" \
 	"(c) --constraint='balance&cascade': refused at submission (MutuallyExclusive)" "$out"
+tap "$([[ $out == *"Requested node configuration is not available"* && $out == *"rc_noboot=1"* &&
+	$out == *"JobState=FAILED Reason=BadConstraints"* && $(switches) == 0 ]] && echo 1 || echo 0)" \
+	"(g) pt-noboot (not in AllowUserBoot), --constraint=cascade on balance: refused at submission, job FAILED (BadConstraints), no switch" \
+	"$out"
 tap "$([[ $out == *"start "*" layout balance"* && $out == *"end "* && $(switches) == 0 &&
 	$out == *"ActiveFeatures=balance"* ]] && echo 1 || echo 0)" \
 	"(d) job $id without a constraint ran on balance, no switch, ActiveFeatures=balance ($(since "$t0") s)" \
@@ -90,26 +114,36 @@ tap "$([[ $out == *"start "*" layout balance"* && $out == *"end "* && $(switches
 
 # (a) cascade: an online switch, the job runs on cascade
 t0=$(now)
-out=$(T=300 grun bash -c "$pre"'id=$(sub cascade 0); echo "id=$id"; w 280 job "$id" "$done_re"
-	cat '"$S"'/j$id.out; w 1 node . ; cat /run/pcitopo/slurm-reboot.log' 2>&1) || true
+out=$(T=300 grun bash -c "$pre"'id=$(sub pt-boot cascade 0); echo "id=$id"; w 280 job "$id" "$done_re"
+	cat '"$S"'/jobs/j$id.out; w 1 node . ; cat /run/pcitopo/slurm-reboot.log' 2>&1) || true
 ta=$(since "$t0")
 id=$(sed -n 's/^id=//p' <<<"$out")
 echo "# (a) job $id:"; grep -E '^(start|end) |slurm-reboot' <<<"$out" | sed 's/^/#   /'
 tap "$([[ $out == *"JobState=COMPLETED"* && $out == *$'\n'"start "*" layout cascade"* &&
 	$out == *$'\n'"end "*" layout cascade"* ]] && echo 1 || echo 0)" \
-	"(a) --constraint=cascade on balance: the job ran, the module reported cascade ($ta s)" "$out"
+	"(a) --constraint=cascade from pt-boot (AllowUserBoot) on balance: the job ran, the module reported cascade ($ta s)" "$out"
 tap "$([[ $out == *"ActiveFeatures=cascade"* && $out == *" State=IDLE "* && $out != *DRAIN* &&
 	$(switches) == 1 && $out == *"switch to cascade done"* ]] && echo 1 || echo 0)" \
 	"(a) one online switch by the RebootProgram; scontrol: ActiveFeatures=cascade, idle, not drained" \
 	"$out"
 eq "$(grun cat /sys/kernel/pcitopo/layout 2>&1)" cascade "(a) the module sees cascade"
 
+# (g) a user not in AllowUserBoot still gets a node that is in the layout
+# asked: it runs there, and the COMPLETED job proves it never asked for a
+# switch (one would have come before its start)
+t0=$(now)
+out=$(grun bash -c "$pre"'id=$(sub pt-noboot cascade 0); echo "id=$id"; w 120 job "$id" "$done_re"
+	cat '"$S"'/jobs/j$id.out' 2>&1) || true
+tap "$([[ $out == *"JobState=COMPLETED"* && $out == *$'\n'"start "*" layout cascade"* &&
+	$(switches) == 1 ]] && echo 1 || echo 0)" \
+	"(g) pt-noboot's cascade job on the node already in cascade ran, no switch ($(since "$t0") s)" "$out"
+
 # (f) two jobs, two layouts: one after the other, never a switch under a job
 t0=$(now)
-out=$(T=300 grun bash -c "$pre"'j1=$(sub cascade 2) && j2=$(sub balance 2) || exit 1
+out=$(T=300 grun bash -c "$pre"'j1=$(sub pt-boot cascade 2) && j2=$(sub pt-boot balance 2) || exit 1
 	echo "ids $j1 $j2"
 	for j in $j1 $j2; do w 280 job "$j" "$done_re" | grep -o "JobId=[^ ]*\|JobState=[^ ]*"; done
-	for j in $j1 $j2; do echo "job $j $(tr "\n" " " <'"$S"'/j$j.out)"; done' 2>&1) || true
+	for j in $j1 $j2; do echo "job $j $(tr "\n" " " <'"$S"'/jobs/j$j.out)"; done' 2>&1) || true
 read -r j1 j2 <<<"$(sed -n 's/^ids //p' <<<"$out")"
 tf=$(since "$t0")
 echo "# (f) jobs $j1 (cascade) $j2 (balance):"; sed 's/^/#   /' <<<"$out"
@@ -138,10 +172,10 @@ $bad"
 t0=$(now)
 out=$("$srv" console "$dir" 'pcitopo_fail_next 7' 2>&1) || true
 echo "# console: $out"
-out=$(T=300 grun bash -c "$pre"'id=$(sub cascade 0); echo "id=$id"
+out=$(T=300 grun bash -c "$pre"'id=$(sub pt-boot cascade 0); echo "id=$id"
 	w 280 node "State=[A-Z+]*DRAIN"
 	w 60 job "$id" "Reason=launch_failed_requeued_held|JobState=(COMPLETED|FAILED)"
-	echo "output: $(cat '"$S"'/j$id.out 2>&1)"; echo "layout: $(cat /sys/kernel/pcitopo/layout)"
+	echo "output: $(cat '"$S"'/jobs/j$id.out 2>&1)"; echo "layout: $(cat /sys/kernel/pcitopo/layout)"
 	tail -3 /run/pcitopo/slurm-reboot.log' 2>&1) || true
 id=$(sed -n 's/^id=//p' <<<"$out")
 te=$(since "$t0")

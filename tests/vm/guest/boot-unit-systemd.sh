@@ -25,7 +25,14 @@
 #     start (L: /sys/kernel/pcitopo/layout); pcitopo-boot.service is ordered
 #     Before= it;
 #   - topod enabled (`systemctl enable`: its D-Bus alias), and topod,
-#     pcitopo-boot and the GPU stand-in pulled in by pcitopo-test.target.
+#     pcitopo-boot and the GPU stand-in pulled in by pcitopo-test.target;
+#   - the Slurm units (make install puts them where pcitopo-slurm does:
+#     slurmd.service.d/pcitopo.conf beside Debian's slurmd.service from the
+#     host, pcitopo-slurm-reconfig.path/.service): /etc/slurm/helpers.conf
+#     (the path unit's condition), the path unit enabled as
+#     Documentation/slurm.md says and pulled in by pcitopo-test.target, so
+#     that it watches before topod starts (paths.target < basic.target).
+#     slurmd itself is not started: no cluster in this boot.
 set -euo pipefail
 root=${PCITOPO_ROOT:?}
 kver=$(uname -r)
@@ -68,8 +75,17 @@ RemainAfterExit=yes
 ExecStart=/bin/sh -c 'b=$(sed -n "s/.*pcitopo\\.boot=\\([0-9]*\\).*/\\1/p" /proc/cmdline); l=$(cat /sys/kernel/pcitopo/layout 2>/dev/null || echo none); echo "boot=$b layout=$l uptime=$(cut -d" " -f1 /proc/uptime)" >>/out/gpu-service.log'
 EOT
 systemctl enable topod.service 2>&1
+mkdir -p /etc/slurm
+{
+	echo "# tests/vm/guest/boot-unit-systemd.sh (Documentation/slurm.md)"
+	for l in balance common cascade; do
+		echo "Feature=$l Helper=/usr/libexec/pcitopo/slurm-feature-helper"
+	done
+	echo "MutuallyExclusive=balance,common,cascade"
+} >/etc/slurm/helpers.conf
+systemctl enable pcitopo-slurm-reconfig.path 2>&1
 for s in /lib/systemd/system/topod.service /lib/systemd/system/pcitopo-boot.service \
-	"$u/nvidia-persistenced.service"; do
+	/lib/systemd/system/pcitopo-slurm-reconfig.path "$u/nvidia-persistenced.service"; do
 	ln -sfn "$s" "$u/pcitopo-test.target.wants/${s##*/}"
 done
 echo "boot-unit-systemd: installed, platform $platform, profile $profile"

@@ -12,12 +12,17 @@
 # set to localhost (SlurmctldHost=localhost: slurmctld must find itself).
 # Writes DIR/env (source it: SLURM_CONF), exits 0 once node1 is idle with
 # its active layout, printing "slurm-up: node1 idle ActiveFeatures=X (N s)".
-# Environment: SLURM_RESUME_TIMEOUT (s, default 180).
+# DIR/jobs (mode 1777) is for the jobs' output: users other than root
+# submit too.
+# Environment: SLURM_RESUME_TIMEOUT (s, default 180); SLURM_ALLOW_USER_BOOT
+# (helpers.conf's AllowUserBoot=, the users whose jobs may switch the node;
+# default: none written, everyone may).
 set -euo pipefail
 dir=${1:?usage: slurm-up.sh DIR}
 root=${PCITOPO_ROOT:-$(pwd)}
 t0=$(date +%s.%N)
 mkdir -p "$dir"/{ctld,spool}
+mkdir -p "$dir/jobs" && chmod 1777 "$dir/jobs"
 dir=$(cd "$dir" && pwd)
 # the logs where the host can read them (the guest's /out), else in DIR
 log=${PCITOPO_OUT:-$dir}/slurm-log
@@ -83,6 +88,7 @@ echo "CgroupPlugin=cgroup/v1" >"$dir/cgroup.conf"
 	done
 	echo "MutuallyExclusive=balance,common,cascade"
 	echo "ExecTime=10"
+	[[ -z ${SLURM_ALLOW_USER_BOOT:-} ]] || echo "AllowUserBoot=$SLURM_ALLOW_USER_BOOT"
 } >"$dir/helpers.conf"
 
 cat >"$dir/env" <<EOC
