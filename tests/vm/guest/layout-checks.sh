@@ -13,16 +13,18 @@
 # reading checks come before the ones that remove and rescan a switch
 # (Soft-RoCE's rxe0 does not come back from a rescan), and each script
 # leaves the module unloaded, as it found it. Each script's TAP lines pass
-# through; a script that fails without a "not ok" line gets one.
+# through, then its guest time as a "# part" comment; a script that fails
+# without a "not ok" line gets one.
 set -uo pipefail
 g=$(dirname "$(readlink -f "$0")")
 rc=0
 part() { # part NAME CMD...
-	local name=$1 out st
+	local name=$1 out st t0=$SECONDS
 	shift
 	out=$("$@")
 	st=$?
 	[[ -n $out ]] && printf '%s\n' "$out"
+	echo "# part $PCITOPO_LAYOUT $name: $((SECONDS - t0)) s"
 	if ((st != 0)); then
 		rc=1
 		grep -q '^not ok' <<<"$out" || echo "not ok - $PCITOPO_LAYOUT: $name exited $st"
