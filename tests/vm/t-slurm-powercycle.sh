@@ -115,50 +115,15 @@ mkdir -p "$rdir" "$work/ctld"
 dd if=/dev/urandom of="$work/munge.key" bs=1024 count=1 status=none
 chmod 0400 "$work/munge.key"
 # the guest has 2 CPUs (one per NUMA node, tests/vm/layout.py)
-cat >"$work/slurm.conf" <<EOC
-# tests/vm/t-slurm-powercycle.sh: slurmctld here, slurmd in the guest
-ClusterName=pcitopo
-SlurmctldHost=pt-ctl(10.0.2.2)
-AuthType=auth/munge
-CredType=cred/munge
-AuthInfo=socket=$rdir/munge.sock
-SlurmUser=root
-SlurmdUser=root
-StateSaveLocation=$work/ctld
-SlurmctldPidFile=$work/slurmctld.pid
-SlurmctldLogFile=$work/slurmctld.log
-SlurmdSpoolDir=$rdir/spool
-SlurmdPidFile=$rdir/slurmd.pid
-SlurmdLogFile=/out/slurm-log/slurmd.log
-SlurmctldDebug=debug
-SlurmdDebug=debug
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
-SelectType=select/linear
-MpiDefault=none
-SlurmdTimeout=300
-InactiveLimit=0
-MinJobAge=600
-NodeFeaturesPlugins=node_features/helpers
-RebootProgram=$root/slurm/slurm-reboot-program
-Prolog=$root/slurm/slurm-prolog
-ResumeTimeout=$resume
-ReturnToService=1
-NodeName=node1 NodeAddr=127.0.0.1 CPUs=2 Feature=balance,common,cascade State=UNKNOWN
-PartitionName=main Nodes=node1 Default=YES MaxTime=30 State=UP
-EOC
-{
-	for l in balance common cascade; do
-		echo "Feature=$l Helper=$root/slurm/slurm-feature-helper"
-	done
-	echo "MutuallyExclusive=balance,common,cascade"
-	echo "ExecTime=10"
-} >"$work/helpers.conf"
-# slurmd initializes a cgroup plugin whatever ProctrackType says; v1's
-# init touches nothing (the guest mounts no cgroup file system)
-echo "CgroupPlugin=cgroup/v1" >"$work/cgroup.conf"
+# shellcheck source=tests/vm/guest/slurm-conf.sh
+. "$here/guest/slurm-conf.sh"
+SC_CTLHOST="pt-ctl(10.0.2.2)" SC_SOCK=$rdir/munge.sock SC_CTLD=$work/ctld \
+	SC_SPOOL=$rdir/spool SC_CTLD_PID=$work/slurmctld.pid SC_SLURMD_PID=$rdir/slurmd.pid \
+	SC_CTLD_LOG=$work/slurmctld.log SC_SLURMD_LOG=/out/slurm-log/slurmd.log \
+	SC_RESUME=$resume SC_ROOT=$root SC_NODE="NodeAddr=127.0.0.1 CPUs=2" \
+	slurm_conf "$work/slurm.conf"
+SC_ROOT=$root slurm_helpers_conf "$work/helpers.conf"
+slurm_cgroup_conf "$work/cgroup.conf"
 printf 'SLURM_CONF=%s\nPCITOPO_SLURM_DIR=%s\nPCITOPO_MUNGE_KEY=%s\n' \
 	"$work/slurm.conf" "$rdir" "$work/munge.key" >"$work/node.env"
 printf '#!/bin/sh\nexec %q %q\n' "$here/guest/slurm-node-boot.sh" "$work/node.env" >"$work/node-boot"

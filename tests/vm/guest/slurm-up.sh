@@ -43,53 +43,16 @@ munged --force --socket="$dir/munge.sock" --key-file="$dir/munge.key" \
 	--log-file="$dir/munged.log" --pid-file="$dir/munged.pid" \
 	--seed-file="$dir/munged.seed" 2>>"$dir/munged.log"
 
-cat >"$dir/slurm.conf" <<EOC
-# pcitopo's test cluster (tests/vm/guest/slurm-up.sh); Documentation/slurm.md
-ClusterName=pcitopo
-SlurmctldHost=localhost
-AuthType=auth/munge
-CredType=cred/munge
-AuthInfo=socket=$dir/munge.sock
-SlurmUser=root
-SlurmdUser=root
-StateSaveLocation=$dir/ctld
-SlurmdSpoolDir=$dir/spool
-SlurmctldPidFile=$dir/slurmctld.pid
-SlurmdPidFile=$dir/slurmd.pid
-SlurmctldLogFile=$dir/log/slurmctld.log
-SlurmdLogFile=$dir/log/slurmd.log
-SlurmctldDebug=debug
-SlurmdDebug=debug
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
-SelectType=select/linear
-MpiDefault=none
-SlurmdTimeout=300
-InactiveLimit=0
-MinJobAge=600
-# pcitopo: the layout is a changeable node feature
-NodeFeaturesPlugins=node_features/helpers
-RebootProgram=$root/slurm/slurm-reboot-program
-Prolog=$root/slurm/slurm-prolog
-ResumeTimeout=${SLURM_RESUME_TIMEOUT:-180}
-ReturnToService=1
-NodeName=node1 NodeAddr=127.0.0.1 NodeHostname=localhost CPUs=$(nproc) Feature=balance,common,cascade State=UNKNOWN
-PartitionName=main Nodes=node1 Default=YES MaxTime=30 State=UP
-EOC
-# slurmd initializes a cgroup plugin whatever ProctrackType says; v1's
-# init touches nothing (the guest has no cgroup file system mounted)
-echo "CgroupPlugin=cgroup/v1" >"$dir/cgroup.conf"
-{
-	echo "# pcitopo: one line per layout, one helper for all"
-	for l in balance common cascade; do
-		echo "Feature=$l Helper=$root/slurm/slurm-feature-helper"
-	done
-	echo "MutuallyExclusive=balance,common,cascade"
-	echo "ExecTime=10"
-	[[ -z ${SLURM_ALLOW_USER_BOOT:-} ]] || echo "AllowUserBoot=$SLURM_ALLOW_USER_BOOT"
-} >"$dir/helpers.conf"
+# shellcheck source=tests/vm/guest/slurm-conf.sh
+. "$root/tests/vm/guest/slurm-conf.sh"
+SC_CTLHOST=localhost SC_SOCK=$dir/munge.sock SC_CTLD=$dir/ctld SC_SPOOL=$dir/spool \
+	SC_CTLD_PID=$dir/slurmctld.pid SC_SLURMD_PID=$dir/slurmd.pid \
+	SC_CTLD_LOG=$dir/log/slurmctld.log SC_SLURMD_LOG=$dir/log/slurmd.log \
+	SC_RESUME=${SLURM_RESUME_TIMEOUT:-180} SC_ROOT=$root \
+	SC_NODE="NodeAddr=127.0.0.1 NodeHostname=localhost CPUs=$(nproc)" \
+	slurm_conf "$dir/slurm.conf"
+slurm_cgroup_conf "$dir/cgroup.conf"
+SC_ROOT=$root slurm_helpers_conf "$dir/helpers.conf" "${SLURM_ALLOW_USER_BOOT:-}"
 
 cat >"$dir/env" <<EOC
 export SLURM_CONF=$dir/slurm.conf
