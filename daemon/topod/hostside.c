@@ -44,6 +44,12 @@ struct hw {
  *   fake-boot-id    (tests) the boot id, for "the host went down"
  *   fake-missing    (tests) layouts, one a line: in them, the last moving
  *                   GPU does not come back (7 GPUs, layout other)
+ *   fake-no-slot    (tests) ports, one a line, without a hotplug slot: their
+ *                   link is disabled instead (Link Disable, which takes
+ *                   CAP_SYS_ADMIN, as on the real host), and what a clear
+ *                   brings back only a rescan enumerates
+ * A slot powered on is enumerated at once (pciehp does that on the real
+ * host): its port is no longer detached and its GPU is probed.
  */
 #define FAKE_UNBOUND	"fake-unbound"
 #define FAKE_SLOTS_OFF	"fake-slots-off"
@@ -363,13 +369,17 @@ int hw_rescan(struct hw *h, char *err, size_t len)
 }
 
 int hw_wait(struct hw *h, enum pcitopo_layout want, unsigned int gpus,
-	    unsigned int budget_ms, struct hw_snap *s, char *err, size_t len)
+	    unsigned int budget_ms, unsigned int rescan_ms, struct hw_snap *s,
+	    char *err, size_t len)
 {
-	uint64_t deadline = now_usec() + (uint64_t)budget_ms * 1000u;
+	uint64_t start = now_usec(), deadline = start +
+			 (uint64_t)budget_ms * 1000u, progress = start;
+	unsigned int seen = 0;
+	bool rescanned = !rescan_ms;
 	int r;
 
 	for (;;) {
-		uint64_t now;
+		uint64_t now, until;
 		int wait_ms;
 
 		r = hw_snapshot(h, s, err, len);
@@ -382,6 +392,27 @@ int hw_wait(struct hw *h, enum pcitopo_layout want, unsigned int gpus,
 		if (s->ngpus >= gpus)
 			return 0;
 		now = now_usec();
+		if (s->ngpus > seen) {
+			seen = s->ngpus;
+			progress = now;
+		}
+		/* GPUs missing and none arrived for rescan_ms, or the budget
+		 * spent: one rescan, for a GPU that no hotplug slot of the
+		 * kernel's enumerates (it does not hurry pciehp: both take
+		 * the same lock) */
+		if (!rescanned && (now >= progress + (uint64_t)rescan_ms * 1000u ||
+				   now >= deadline)) {
+			rescanned = true;
+			tlog(LOG_NOTICE, "%u of %u GPUs after %llu ms, none new for "
+			     "%llu ms: rescanning", s->ngpus, gpus,
+			     (unsigned long long)(now - start) / 1000u,
+			     (unsigned long long)(now - progress) / 1000u);
+			fault_point("hw_rescan");
+			r = hw_rescan(h, err, len);
+			if (r)
+				return r;
+			continue;
+		}
 		if (now >= deadline) {
 			snprintf(err, len,
 				 "after %u ms: layout %s (%s), %u of %u GPUs (%s wanted)",
@@ -390,7 +421,11 @@ int hw_wait(struct hw *h, enum pcitopo_layout want, unsigned int gpus,
 				 s->ngpus, gpus, ptc_layout_name(want));
 			return -ETIMEDOUT;
 		}
-		wait_ms = (int)((deadline - now) / 1000u);
+		until = deadline;
+		if (!rescanned &&
+		    progress + (uint64_t)rescan_ms * 1000u < until)
+			until = progress + (uint64_t)rescan_ms * 1000u;
+		wait_ms = (int)((until - now + 999u) / 1000u);
 		if (h->mon) {
 			struct pollfd pfd = { .fd = hw_fd(h), .events = POLLIN };
 
@@ -405,6 +440,24 @@ int hw_wait(struct hw *h, enum pcitopo_layout want, unsigned int gpus,
 }
 
 /* --- slots: taken down before the lanes change ------------------------ */
+
+/* Whether topod holds CAP_SYS_ADMIN (CapEff in /proc/self/status): the
+ * kernel gives a PCI device's config space past its first 64 bytes (the
+ * PCIe capability, Link Control) only to it. */
+static bool has_sys_admin(void)
+{
+	unsigned long long eff = 0;
+	char line[128];
+	FILE *f = fopen("/proc/self/status", "re");
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapEff: %llx", &eff) == 1)
+			break;
+	fclose(f);
+	return eff & (1ULL << 21);	/* CAP_SYS_ADMIN */
+}
 
 static int cfg_open(const char *port, int flags)
 {
@@ -511,6 +564,8 @@ int hw_slot_how(struct hw *h, const char *port)
 	bool slot, cfg_ok = false;
 	int fd, cap = 0, type = 0;
 
+	if (h->cfg->fake_hw && fake_listed(h, "fake-no-slot", port))
+		return has_sys_admin() ? TJ_SLOT_LINK : -EPERM;
 	if (h->cfg->fake_hw)
 		return TJ_SLOT_POWER;
 	slot = !slot_dir(port, dir, sizeof(dir));
@@ -533,6 +588,10 @@ int hw_slot_how(struct hw *h, const char *port)
 	 * controller has its link disabled instead */
 	if (slot && (!cfg_ok || (sltcap & PCI_EXP_SLTCAP_PCP)))
 		return TJ_SLOT_POWER;
+	/* no slot, and the PCIe capability unread: a short read past 64
+	 * bytes without CAP_SYS_ADMIN, not a port without one */
+	if (!cfg_ok && fd >= 0 && !has_sys_admin())
+		return -EPERM;
 	if (!cfg_ok)
 		return fd < 0 ? fd : cap < 0 ? cap : -EOPNOTSUPP;
 	if (type == PCI_EXP_TYPE_ROOT_PORT || type == PCI_EXP_TYPE_DOWNSTREAM)
@@ -673,7 +732,20 @@ static int fake_slots(struct hw *h, const struct tj_slot *s, unsigned int n,
 		}
 		if (!up)
 			continue;
-		/* pciehp enumerates what it powers on: probed */
+		/* pciehp enumerates what it powers on (the module's detach
+		 * is undone by it): probed. A cleared Link Disable brings
+		 * the link back and nothing more: a rescan enumerates. */
+		if (s[i].how == TJ_SLOT_POWER) {
+			e = fake_list_set(h, "fake-detached", s[i].port, false);
+			if (!e && !fake_count(h, "fake-detached"))
+				e = unlink(h->fake_flag) < 0 && errno != ENOENT ?
+				    -errno : 0;
+			if (e) {
+				snprintf(err, len, "slot %s: %s", s[i].port,
+					 strerror(-e));
+				return e;
+			}
+		}
 		for (unsigned int g = 0; g < 8; g++) {
 			char addr[PCITOPO_ADDR_LEN], parent[PCITOPO_ADDR_LEN];
 

@@ -44,9 +44,14 @@ int hw_detach(struct hw *h, const char *port, char *err, size_t len);
 int hw_rescan(struct hw *h, char *err, size_t len);
 /* Wait (module events) until gpus GPUs are there, whatever the layout
  * (the caller verifies it: waiting does not mend a wrong one); -ETIMEDOUT
- * after budget_ms (s holds what was seen last). */
+ * after budget_ms (s holds what was seen last). rescan_ms: 0, the caller
+ * has rescanned (or a boot enumerated everything); else hw_rescan() once
+ * when GPUs are missing and none has arrived for rescan_ms, or at the
+ * deadline: pciehp enumerates what it powers on, and a rescan is for what
+ * no hotplug slot brings (a port without one, a GPU late). */
 int hw_wait(struct hw *h, enum pcitopo_layout want, unsigned int gpus,
-	    unsigned int budget_ms, struct hw_snap *s, char *err, size_t len);
+	    unsigned int budget_ms, unsigned int rescan_ms, struct hw_snap *s,
+	    char *err, size_t len);
 /*
  * The slot below a port, taken down before the lanes change and brought up
  * after, so that nothing sees a surprise link down (no AER, no DPC):

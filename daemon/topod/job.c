@@ -67,8 +67,20 @@ struct run {
 	unsigned int ndevs;
 	char ports[TJ_MAX_PORTS][PCITOPO_ADDR_LEN];	/* the devs hang from */
 	unsigned int nports;
+	bool rescan;			/* a detached port no slot power-on
+					 * enumerates again (slots_down) */
 	struct tplan *plan;		/* a dry run: check, note, never act */
 };
+
+/* A port with no hotplug slot gets its link disabled (Link Control), which
+ * reads the config space past 64 bytes: the kernel allows that only with
+ * CAP_SYS_ADMIN, and the shipped unit withholds it (systemd/topod.service).
+ * Without it the lanes would change under a live link: refused. */
+static const char no_link_disable[] =
+	"a moving GPU's port has no hotplug slot: its link must be disabled "
+	"(Link Disable), which needs CAP_SYS_ADMIN to read its config space, "
+	"and topod does not have it (add CAP_SYS_ADMIN to the unit's "
+	"CapabilityBoundingSet on such a platform)";
 
 void job_post(struct tjob *j, const struct tmsg *m)
 {
@@ -338,6 +350,15 @@ static int preflight_checks(struct run *r)
 	r->ndevs = (unsigned int)hw_moving(p, &r->before, r->devs,
 					   sizeof(r->devs) / sizeof(r->devs[0]),
 					   r->ports, TJ_MAX_PORTS, &r->nports);
+	/* not even --force: the lanes would change under a live link */
+	for (unsigned int i = 0; p->apply == PT_PLAT_APPLY_ONLINE &&
+	     r->from != r->to && i < r->nports; i++)
+		if (hw_slot_how(r->hw, r->ports[i]) == -EPERM) {
+			if (refuse(r, TERR_UNSUPPORTED, "port %s: %s",
+				   r->ports[i], no_link_disable))
+				return -1;
+			break;
+		}
 	/* with --force nobody is asked; a dry run still says who holds one */
 	for (unsigned int i = 0; i < r->ndevs && (!force || pl); i++) {
 		struct holder h[TPLAN_MAX_HOLDERS];
@@ -481,11 +502,16 @@ static int slots_down(struct run *r, char ports[][PCITOPO_ADDR_LEN],
 		int how = hw_slot_how(r->hw, ports[i]);
 		bool known = false;
 
+		if (how == -EPERM)
+			return fail(r, TERR_UNSUPPORTED, "%s", no_link_disable);
 		if (how < 0) {
 			tlog(LOG_NOTICE, "port %s: slot not taken down: %s",
 			     ports[i], strerror(-how));
+			r->rescan = true;
 			continue;
 		}
+		if (how == TJ_SLOT_LINK)
+			r->rescan = true;
 		act[*n].how = (enum tj_slot_how)how;
 		memcpy(act[*n].port, ports[i], PCITOPO_ADDR_LEN);
 		(*n)++;
@@ -498,8 +524,10 @@ static int slots_down(struct run *r, char ports[][PCITOPO_ADDR_LEN],
 		return 0;
 	journal_save(r);
 	fault_point("hw_slot_down");
-	if (hw_slots_down(r->hw, act, *n, err, sizeof(err)))
+	if (hw_slots_down(r->hw, act, *n, err, sizeof(err))) {
+		r->rescan = true;	/* detached, and maybe still powered */
 		return fail(r, TERR_INTERNAL, "%s", err);
+	}
 	return 0;
 }
 
@@ -604,24 +632,49 @@ static int do_bmc(struct run *r, const char *name, enum pcitopo_layout l,
 	return 0;
 }
 
+/* GPUs missing and none arriving for this long: pciehp is not bringing
+ * them (it enumerates a slot within ~1.1 s of powering it on: up to 1 s
+ * for the link, then 100 ms), a rescan may. */
+#define REENUM_RESCAN_MS	2000
+
 static int do_reenumerate(struct run *r, const char *name,
 			  enum pcitopo_layout l, struct hw_snap *after)
 {
 	char err[TOPOD_MSG_LEN], slots_msg[80] = "";
 	unsigned int had, up;
+	bool rescan = r->rescan;
 	int e;
 
 	phase(r, name, l);
 	if (!r->hw && hw_open(r->cfg, r->plat, true, &r->hw, err, sizeof(err)))
 		return fail(r, TERR_INTERNAL, "%s", err);
 	had = r->jr.nslots;
+	for (unsigned int i = 0; i < had; i++)
+		rescan |= r->jr.slots[i].how == TJ_SLOT_LINK;
 	if (slots_up(r, &up))
 		return -1;
-	fault_point("hw_rescan");
-	if (hw_rescan(r->hw, err, sizeof(err)))
-		return fail(r, TERR_INTERNAL, "%s", err);
+	/*
+	 * pciehp enumerates what it powers on: when every slot taken down
+	 * came up with its card (the GPUs back on their ports: a rollback of
+	 * a MUX that moved nothing, a recovery), a rescan would only take
+	 * the lock pciehp enumerates under. A module rescan is needed at once
+	 * for what none of that brings back: a cleared Link Disable, a port
+	 * detached whose slot was not taken down, and a slot left empty, its
+	 * GPU on a port topod did not power on (the MUX's move: in the
+	 * emulated server pciehp had not enumerated those 2 s later, the
+	 * rescan found them in 0.5 s). Else hw_wait() rescans only if GPUs
+	 * are still missing once none has arrived for a while.
+	 */
+	rescan |= up < had;
+	if (rescan) {
+		fault_point("hw_rescan");
+		if (hw_rescan(r->hw, err, sizeof(err)))
+			return fail(r, TERR_INTERNAL, "%s", err);
+		r->rescan = false;
+	}
 	e = hw_wait(r->hw, l, r->plat->layouts[l].gpus,
-		    r->plat->reenumerate_ms, after, err, sizeof(err));
+		    r->plat->reenumerate_ms, rescan ? 0 : REENUM_RESCAN_MS,
+		    after, err, sizeof(err));
 	if (e == -ETIMEDOUT)
 		return fail(r, TERR_TIMEOUT, "devices not back: %s", err);
 	if (e)
@@ -852,6 +905,23 @@ static int detach_moved(struct run *r, unsigned int *n)
 	return slots_down(r, ports, np, &down);
 }
 
+/* A recovery of a rollback that had its Select done: the journal it found
+ * says a phase after rollback-bmc (reached only once that Select's job
+ * was done, the BMC at the old layout). */
+static bool rollback_selected(const struct run *r)
+{
+	static const char *const after[] = { "rollback-reenumerate",
+		"rollback-verify", "rollback-restore" };
+	const struct tj_job *jj = &r->j->journal;
+
+	if (r->j->kind != JOB_RECOVER || jj->state != TJ_ROLLING_BACK)
+		return false;
+	for (size_t i = 0; i < sizeof(after) / sizeof(after[0]); i++)
+		if (!strcmp(jj->phase, after[i]))
+			return true;
+	return false;
+}
+
 /* Back to r->from after a failure (r->err says why; why_prefix, if any,
  * goes before it: together they are the first cause, kept to the end). */
 static void rollback(struct run *r, const char *why_prefix)
@@ -890,9 +960,12 @@ static void rollback(struct run *r, const char *why_prefix)
 	/* slots still down (the Select failed or never went out): the old
 	 * layout is selected again before they come up, so that the lanes
 	 * are surely where it has them (a MUX at l moves nothing; the
-	 * emulated one puts back the devices QEMU dropped at power off) */
+	 * emulated one puts back the devices QEMU dropped at power off).
+	 * Not when this rollback's own Select had completed before topod
+	 * stopped (its journal past rollback-bmc, the BMC at l): a BMC
+	 * command is sent once. */
 	if (r->bj.current != l || (r->bj.pending && r->bj.pending != l) ||
-	    r->jr.nslots) {
+	    (r->jr.nslots && !rollback_selected(r))) {
 		if (detach_moved(r, &ndet) || bmc_to(r, l, false))
 			goto failed;
 		post_phase(r, "done", "BMC job %d done: current %s%s",
@@ -1188,8 +1261,9 @@ static void recover_power_cycle(struct run *r)
 		post_state(r, TS_AWAITING_POWER_CYCLE, r->to);
 		return;
 	}
+	/* the boot enumerated everything: no rescan */
 	if (hw_wait(r->hw, r->to, r->plat->layouts[r->to].gpus,
-		    r->plat->reenumerate_ms, &after, err, sizeof(err))) {
+		    r->plat->reenumerate_ms, 0, &after, err, sizeof(err))) {
 		fail(r, TERR_VERIFY, "after the power cycle: %s", err);
 		goto failed;
 	}

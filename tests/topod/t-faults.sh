@@ -104,7 +104,7 @@ after() {	# after LABEL LAYOUT LASTERROR_GLOB
 	[[ -e $S/job ]] && sed 's/^/# job: /' "$S/job"
 	# (fake-slots-off: the stand-in's slots powered off, where it has them)
 	ok "$([[ $(nodrv) == 0 && ! -e $S/fake-detached && ! -s $S/fake-slots-off ]] && echo 0 || echo 1)" \
-		"$label: 8 GPUs, nothing detached, every GPU with its driver"
+		"$label: 8 GPUs, nothing detached, every GPU with its driver, every slot powered on"
 	[[ $(nodrv) == 0 ]] || sed 's/^/# without a driver: /' "$S/fake-unbound"
 	# shellcheck disable=SC2053
 	ok "$([[ $le == $glob ]] && echo 0 || echo 1)" "$label: LastError ${4:-as expected}"
@@ -119,7 +119,7 @@ after() {	# after LABEL LAYOUT LASTERROR_GLOB
 # (committed). KIND: fwd (a plain switch) or rb (the MUX reports done and
 # moves nothing: verify fails, the rollback runs)
 fcase() {
-	local mode=$1 where=$2 ph=$3 outcome=$4 kind=$5 from to want glob first why held spid
+	local mode=$1 where=$2 ph=$3 outcome=$4 kind=$5 from to want glob first why held spid jid
 	from=$(name "$(bmc_current)")
 	[[ $from == balance ]] && to=cascade || to=balance
 	local label="$kind $where ($mode, $from -> $to)"
@@ -138,6 +138,7 @@ fcase() {
 			"$label: held there, the journal in phase $ph"
 		[[ $(jget phase) == "$ph" ]] || echo "# journal phase: $(jget phase)"
 	fi
+	jid=$(sed -n 's/^job_id=//p' "$PCITOPO_BMC_STATE")
 	down KILL
 	wait "$spid" 2>/dev/null
 	[[ $mode == power ]] && power_cut
@@ -159,6 +160,12 @@ fcase() {
 		glob="$first$why in phase $ph of the switch from $from to $to*"
 	fi
 	after "$label" "$want" "$glob" "'${glob:-}'"
+	# a Select whose job was done (forward: the Select out; the rollback:
+	# past rollback-bmc) is never sent again by the recovery
+	if [[ $outcome == to || $ph == rollback-@(reenumerate|verify|restore) ]]; then
+		ok "$([[ $(sed -n 's/^job_id=//p' "$PCITOPO_BMC_STATE") == "$jid" ]] && echo 0 || echo 1)" \
+			"$label: no BMC command sent again (still job $jid)"
+	fi
 	rm -f "$S/fake-layout"
 }
 
@@ -170,11 +177,12 @@ quiesce:1 quiesce from
 hw_unbind:1 quiesce from
 detach:1 detach from
 hw_detach:1 detach from
+hw_slot_down:1 detach from
 bmc:1 bmc from
 bmc_select:1 bmc from
 bmc_follow:1 bmc to
 reenumerate:1 reenumerate to
-hw_rescan:1 reenumerate to
+hw_slot_up:1 reenumerate to
 verify:1 verify to
 restore:1 restore to
 hw_bind:1 restore to
@@ -182,15 +190,19 @@ commit:1 commit to
 committed:1 - to'
 # --- every boundary of the rollback (after a MUX that moved nothing) ------
 # 4 ports detached forward: the rollback's first hw_detach is the 5th;
-# its Select, follow and rescan the 2nd; the rollback's commit is no phase
-# of its own (the journal says rollback-restore)
+# its slots' power off and on, Select and follow the 2nd; the rollback's
+# commit is no phase of its own (the journal says rollback-restore). No
+# hw_rescan: the stand-in's slots all have power control, and powering one
+# on enumerates it (pciehp), so neither path rescans (the Link Disable
+# case below does)
 # shellcheck disable=SC2034
 rb='rollback-bmc:1 rollback-bmc from
 hw_detach:5 rollback-bmc from
+hw_slot_down:2 rollback-bmc from
 bmc_select:2 rollback-bmc from
 bmc_follow:2 rollback-bmc from
 rollback-reenumerate:1 rollback-reenumerate from
-hw_rescan:2 rollback-reenumerate from
+hw_slot_up:2 rollback-reenumerate from
 rollback-verify:1 rollback-verify from
 rollback-restore:1 rollback-restore from
 hw_bind:1 rollback-restore from
@@ -312,6 +324,53 @@ restart
 settle idle
 after "killed at rollback-failed, the GPU back, restarted" "$from" \
 	"devices not back: *; rollback to $from failed: *; tried again at the next start*" "says the rollback had failed, not that topod stopped"
+
+# --- a port without a hotplug slot: Link Disable -------------------------
+# GPU4's port (0000:17:00.0) has no slot: topod disables its link instead
+# of powering it off, which takes CAP_SYS_ADMIN (the config space past 64
+# bytes). With it (root here): the switch runs, and reenumerate rescans at
+# once (nothing else brings a cleared link's device back): held at that
+# rescan, killed, finished at the restart.
+echo 0000:17:00.0 >"$S/fake-no-slot"
+from=$(name "$(bmc_current)") to=$(other)
+down
+TOPOD_ARGS="--test-fault hw_slot_down:1:stop --test-fault hw_rescan:1:stop" topod_start "$D"
+"$TOPOCTL" set "$to" --force --no-wait >/dev/null 2>&1
+wait_for 30 stopped
+ok "$(stopped && [[ $(jget slots) == *0000:17:00.0/link* && $(jget slots) == *0000:18:00.0/power* ]] && echo 0 || echo 1)" \
+	"Link Disable ($from -> $to): the journal has GPU4's port down by link, the others by power"
+echo "# slots: $(jget slots)"
+kill -CONT "$(pid)"
+wait_for 30 sh -c "grep -q 'SIGSTOP at hw_rescan:1' '$D/topod.log'"
+wait_for 30 stopped
+ok "$(stopped && [[ $(jget phase) == reenumerate ]] && echo 0 || echo 1)" \
+	"Link Disable ($from -> $to): reenumerate rescans at once (held at hw_rescan:1, the journal in phase reenumerate)"
+restart
+settle idle
+after "Link Disable, killed at its rescan ($from -> $to)" "$to" "" "empty"
+# without CAP_SYS_ADMIN (what systemd/topod.service's CapabilityBoundingSet
+# leaves): refused before anything is done, in the dry run too, naming it
+printf '#!/bin/sh\nexec setpriv --bounding-set -sys_admin "%s" "$@"\n' "$TOPOD" >"$D/topod-nosysadmin"
+chmod +x "$D/topod-nosysadmin"
+down
+from=$(name "$(bmc_current)") to=$(other)
+TOPOD="$D/topod-nosysadmin" TOPOD_ARGS='' topod_start "$D"
+ok "$([[ $(sed -n 's/^CapEff:[[:space:]]*//p' "/proc/$(pid)/status") =~ ^[0-9a-f]+$ &&
+	$(( 0x$(sed -n 's/^CapEff:[[:space:]]*//p' "/proc/$(pid)/status") >> 21 & 1 )) == 0 ]] && echo 0 || echo 1)" \
+	"topod started without CAP_SYS_ADMIN (setpriv --bounding-set -sys_admin)"
+json=$("$TOPOCTL" -j set "$to" --dry-run --force 2>/dev/null); rc=$?
+ok "$([[ $rc == 1 ]] && jq -e '(.proceed | not) and (.error | test("Unsupported")) and
+	(.message | test("0000:17:00.0.*Link Disable.*CAP_SYS_ADMIN"))' <<<"$json" >/dev/null && echo 0 || echo 1)" \
+	"no CAP_SYS_ADMIN, a port without a slot: the dry run would refuse (Unsupported), naming the port, Link Disable and CAP_SYS_ADMIN"
+jq -c '{proceed, error, message}' <<<"$json" 2>/dev/null | sed 's/^/# /'
+"$TOPOCTL" set "$to" --force >"$D/set.out" 2>&1; rc=$?
+sed 's/^/# /' "$D/set.out"
+ok "$([[ $rc != 0 && $(<"$D/set.out") == *CAP_SYS_ADMIN* && ! -e $S/job && ! -s $S/fake-slots-off &&
+	! -e $S/fake-detached && $(nodrv) == 0 && $(bmc_current) == $(code "$from") &&
+	$(st | jq -r '"\(.layout) \(.state)"') == "$from idle" ]] && echo 0 || echo 1)" \
+	"no CAP_SYS_ADMIN: the switch is refused in preflight, naming CAP_SYS_ADMIN; nothing journalled, detached, unbound or selected"
+rm -f "$S/fake-no-slot"
+restart
 
 echo "# t-faults: $(($(date +%s) - t_start)) s"
 echo "1..$n"
