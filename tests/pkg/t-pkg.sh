@@ -11,9 +11,11 @@
 # /usr/src tree (a private dkms tree: nothing written to /var/lib/dkms's
 # modules) agree.
 # Guest part (PCITOPO_PKG_GUEST=0 skips it): the emulated server (MUX, balance)
-# booted with systemd on an overlay of the host root; apt-get installs the two
-# .debs (no network: every dependency is the host's); the module is loaded,
-# topod configured and started, topoctl set cascade switches; an upgrade to
+# booted with systemd on an overlay of the host root; apt-get installs the
+# three .debs (no network: every dependency is the host's); the module is
+# loaded, topod configured and started, topoctl set cascade switches, and its
+# commit starts pcitopo-slurm's reload service through the path unit (no
+# slurmd runs there: its ExecCondition skips the reload); an upgrade to
 # VERSION+1 keeps the edited topod.conf and the committed layout; remove
 # stops and unloads everything and keeps the configuration; purge removes it
 # and /var/lib/pcitopo. DKMS compiling pcitopo.ko inside the TCG guest takes
@@ -199,8 +201,12 @@ export DEBIAN_FRONTEND=noninteractive
 t0=$SECONDS
 r=$(g 400 "$seed"'
 	export DEBIAN_FRONTEND=noninteractive
-	a0=$(date +%s); apt-get install -y "$OUT/pcitopo_${V}_amd64.deb" "$OUT/pcitopo-dkms_${V}_all.deb" >/tmp/apt.log 2>&1
+	# a Slurm node: helpers.conf is the condition of the reload path unit
+	mkdir -p /etc/slurm && echo "# t-pkg: a node_features/helpers node" >/etc/slurm/helpers.conf
+	a0=$(date +%s); apt-get install -y "$OUT/pcitopo_${V}_amd64.deb" "$OUT/pcitopo-dkms_${V}_all.deb" \
+		"$OUT/pcitopo-slurm_${V}_amd64.deb" >/tmp/apt.log 2>&1
 	echo "apt=$?"; echo "tapt=$(($(date +%s) - a0))"; tail -n 15 /tmp/apt.log | sed "s/^/log=/"
+	echo "spath=$(systemctl is-enabled pcitopo-slurm-reconfig.path) $(systemctl is-active pcitopo-slurm-reconfig.path)"
 	echo "dkms=$(dkms status pcitopo | tr -d ,)"
 	echo "mod=$(cat /sys/module/pcitopo/version 2>&1)"
 	echo "enabled=$(systemctl is-enabled topod.service pcitopo-boot.service pcitopo-metrics.timer | tr "\n" " ")"
@@ -214,12 +220,19 @@ EOC
 	systemctl start topod.service; echo "active=$(systemctl is-active topod.service)"
 	echo "status=$(topoctl -j status | jq -c "{layout,state}")"
 	topoctl set cascade --dry-run >/tmp/dry.log 2>&1; echo "dry=$?"
+	rs() { systemctl show -P InactiveExitTimestampMonotonic pcitopo-slurm-reconfig.service; }
+	r0=$(rs)
 	timeout 120 topoctl set cascade >/tmp/set.log 2>&1; echo "set=$?"; sed "s/^/setlog=/" /tmp/set.log | tail -n 5
+	# the commit renames /var/lib/pcitopo/state: the path unit starts the
+	# reload service, whose ExecCondition finds no slurmd running
+	for i in $(seq 100); do [ "$(rs)" != "$r0" ] && [ "$(systemctl is-active pcitopo-slurm-reconfig.service)" = inactive ] && break; sleep 0.1; done
+	echo "reload=$([ "$(rs)" != "$r0" ] && echo ran) $(systemctl show -P ExecCondition pcitopo-slurm-reconfig.service | grep -o "status=[0-9]*")"
 	echo "after=$(topoctl -j status | jq -r "[.layout, .committed_layout, .state] | join(\" \")")"
 	echo "layout=$(cat /sys/kernel/pcitopo/layout) $(cat /sys/kernel/pcitopo/count_gpus)"
 ')
 echo "# install: $((SECONDS - t0)) s (apt-get $(get tapt) s)"
-ok "$(is "$(get apt)" 0)" "apt-get install ./pcitopo_$V ./pcitopo-dkms_$V: no network, every dependency there" "$r"
+ok "$(is "$(get apt)" 0)" "apt-get install ./pcitopo_$V ./pcitopo-dkms_$V ./pcitopo-slurm_$V: no network, every dependency there" "$r"
+ok "$(is "$(get spath)" "enabled active")" "pcitopo-slurm: the reload path unit enabled and watching (helpers.conf there)" "$(get spath)"
 ok "$(is "$(get dkms)" "pcitopo/$V $kver x86_64: installed")" "dkms status: pcitopo/$V installed for $kver" "$(get dkms)"
 ok "$(is "$(get mod)" "$V")" "the postinst loaded pcitopo.ko $V" "$(get mod)"
 ok "$(is "$(get enabled)" "enabled enabled disabled ")" \
@@ -230,14 +243,17 @@ ok "$(is "$(get check) $(get active)" "0 active")" "topod.conf edited: topod --c
 ok "$(is "$(get dry)" 0)" "topoctl set cascade --dry-run" "$r"
 ok "$(is "$(get set) $(get after) $(get layout)" "0 cascade cascade idle cascade 8")" \
 	"topoctl set cascade: the MUX moves, the module sees cascade with 8 GPUs" "$(grep -E '^(set|after|layout|setlog)=' <<<"$r")"
+ok "$(is "$(get reload)" "ran status=3")" \
+	"the commit started pcitopo-slurm-reconfig.service through its path unit; no slurmd running, so no reload (ExecCondition: is-active exit 3)" "$(get reload)"
 
 t0=$SECONDS
 r=$(g 300 '
 	export DEBIAN_FRONTEND=noninteractive
 	before=$(systemctl show -P ExecMainPID topod.service)
-	a0=$(date +%s); apt-get install -y "$OUT/pcitopo_${V2}_amd64.deb" "$OUT/pcitopo-dkms_${V2}_all.deb" >/tmp/apt.log 2>&1
+	a0=$(date +%s); apt-get install -y "$OUT/pcitopo_${V2}_amd64.deb" "$OUT/pcitopo-dkms_${V2}_all.deb" \
+		"$OUT/pcitopo-slurm_${V2}_amd64.deb" >/tmp/apt.log 2>&1
 	echo "apt=$?"; echo "tapt=$(($(date +%s) - a0))"; tail -n 15 /tmp/apt.log | sed "s/^/log=/"
-	echo "ver=$(dpkg-query -W -f="\${Version} " pcitopo pcitopo-dkms)"
+	echo "ver=$(dpkg-query -W -f="\${Version} " pcitopo pcitopo-dkms pcitopo-slurm)"
 	echo "tv=$(topoctl -V) / $(topod --version)"
 	echo "conf=$(grep -c emulated-mux /etc/pcitopo/topod.conf)"
 	echo "restarted=$([ "$(systemctl show -P ExecMainPID topod.service)" != "$before" ] && systemctl is-active topod.service)"
@@ -245,7 +261,7 @@ r=$(g 300 '
 	echo "dkms=$(dkms status pcitopo | tr -d , | tr "\n" " ")"
 ')
 echo "# upgrade: $((SECONDS - t0)) s (apt-get $(get tapt) s)"
-ok "$(is "$(get apt) $(get ver)" "0 $V2 $V2 ")" "apt-get install of $V2 upgrades both" "$r"
+ok "$(is "$(get apt) $(get ver)" "0 $V2 $V2 $V2 ")" "apt-get install of $V2 upgrades all three" "$r"
 ok "$(is "$(get tv)" "topoctl $V2 (pcitopo genl version 1) / topod $V2")" "topoctl -V, topod --version: $V2"
 ok "$(is "$(get conf)" 1)" "the edited /etc/pcitopo/topod.conf is kept (conffile)"
 ok "$(is "$(get restarted) $(get after)" "active cascade cascade")" \
@@ -255,13 +271,13 @@ ok "$(is "$(get dkms)" "pcitopo/$V2 $kver x86_64: installed ")" "dkms: only pcit
 t0=$SECONDS
 r=$(g 300 '
 	export DEBIAN_FRONTEND=noninteractive
-	a0=$(date +%s); apt-get remove -y pcitopo pcitopo-dkms >/tmp/apt.log 2>&1; echo "apt=$?"; echo "tapt=$(($(date +%s) - a0))"
+	a0=$(date +%s); apt-get remove -y pcitopo pcitopo-dkms pcitopo-slurm >/tmp/apt.log 2>&1; echo "apt=$?"; echo "tapt=$(($(date +%s) - a0))"
 	tail -n 10 /tmp/apt.log | sed "s/^/log=/"
 	echo "topod=$(systemctl is-active topod.service)"
 	echo "mod=$([ -d /sys/module/pcitopo ] && echo loaded || echo unloaded)"
 	echo "kept=$(grep -c emulated-mux /etc/pcitopo/topod.conf) $(ls /var/lib/pcitopo | wc -l)"
 	echo "ko=$(find /lib/modules/$K -name "pcitopo.ko*" | wc -l)"
-	a0=$(date +%s); apt-get purge -y pcitopo pcitopo-dkms >/tmp/apt.log 2>&1; echo "purge=$?"; echo "tpurge=$(($(date +%s) - a0))"
+	a0=$(date +%s); apt-get purge -y pcitopo pcitopo-dkms pcitopo-slurm >/tmp/apt.log 2>&1; echo "purge=$?"; echo "tpurge=$(($(date +%s) - a0))"
 	echo "gone=$([ -e /etc/pcitopo/topod.conf ] && echo conf)$([ -e /var/lib/pcitopo ] && echo state)$(dkms status pcitopo)"
 ')
 echo "# remove, purge: $((SECONDS - t0)) s (apt-get remove $(get tapt) s, purge $(get tpurge) s)"
