@@ -2,7 +2,7 @@
 # shellcheck shell=bash
 #
 # The TAP lines of the shell tests, one definition for every suite (sourced;
-# tests/vm/tap.sh adds the emulated server's helpers on top). Counters: n
+# tests/vm/vm-tap.sh adds the emulated server's helpers on top). Counters: n
 # (lines so far) and failed (the "not ok" ones); a script ends with
 # `tap_end`, which prints the plan and returns non-zero on a failure.
 #

@@ -21,8 +21,8 @@ cd "$root"
 srv=$here/server
 n=0 failed=0
 
-# shellcheck source=tests/vm/tap.sh
-source "$here/tap.sh"
+# shellcheck source=tests/vm/vm-tap.sh
+source "$here/vm-tap.sh"
 
 need_built kmod/pcitopo.ko daemon/tools/pt-bmc
 need_cmds ipmi_sim ipmitool qemu-system-x86_64

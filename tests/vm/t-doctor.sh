@@ -25,8 +25,8 @@ set -uo pipefail
 here=$(dirname "$(readlink -f "$0")")
 root=$(dirname "$(dirname "$here")")
 
-# shellcheck source=tests/vm/tap.sh
-source "$here/tap.sh"
+# shellcheck source=tests/vm/vm-tap.sh
+source "$here/vm-tap.sh"
 cd "$root" || exit 1
 need_built kmod/pcitopo.ko cli/topoctl
 need_cmds python3	# qmp-hmp

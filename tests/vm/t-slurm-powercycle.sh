@@ -30,8 +30,8 @@ cd "$root"
 srv=$here/server
 n=0 failed=0
 
-# shellcheck source=tests/vm/tap.sh
-source "$here/tap.sh"
+# shellcheck source=tests/vm/vm-tap.sh
+source "$here/vm-tap.sh"
 
 need_built kmod/pcitopo.ko daemon/topod/topod cli/topoctl \
 	slurm/slurm-feature-helper slurm/slurm-reboot-program slurm/slurm-prolog
