@@ -18,8 +18,6 @@ set -euo pipefail
 here=$(dirname "$(readlink -f "$0")")
 root=$(dirname "$(dirname "$here")")
 cd "$root"
-srv=$here/server
-n=0 failed=0
 
 # shellcheck source=tests/vm/vm-tap.sh
 source "$here/vm-tap.sh"
@@ -27,14 +25,7 @@ source "$here/vm-tap.sh"
 need_built kmod/pcitopo.ko daemon/tools/pt-bmc
 need_cmds ipmi_sim ipmitool qemu-system-x86_64
 
-dir=
-# shellcheck disable=SC2317 # called by the EXIT trap
-cleanup() {
-	[[ -n $dir && -d $dir ]] && "$srv" stop "$dir" >/dev/null 2>&1
-	return 0
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+server_test
 
 grun() { "$srv" run "$dir" --timeout "${T:-60}" "$@"; }	# run in the guest
 status() {	# the BMC's status over LAN, decoded by pt-bmc

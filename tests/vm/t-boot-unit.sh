@@ -23,8 +23,6 @@ set -euo pipefail
 here=$(dirname "$(readlink -f "$0")")
 root=$(dirname "$(dirname "$here")")
 cd "$root"
-srv=$here/server
-n=0 failed=0
 
 # shellcheck source=tests/vm/vm-tap.sh
 source "$here/vm-tap.sh"
@@ -34,14 +32,7 @@ need_host /lib/systemd/systemd /usr/bin/dbus-daemon /usr/sbin/slurmd
 need_cmds ipmi_sim qemu-system-x86_64
 
 dir=$(mktemp -d /tmp/pcitopo-bootunit.XXXXXX)
-# shellcheck disable=SC2317 # called by the EXIT trap
-cleanup() {
-	[[ -n ${PCITOPO_KEEP_SERVER:-} ]] && { echo "# kept $dir" >&2; return 0; }
-	[[ -d $dir ]] && "$srv" stop "$dir" >/dev/null 2>&1
-	return 0
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+server_test
 
 t0=$(now)
 line=$("$srv" start "$dir" --method switchfw --layout balance --timeout 300 \

@@ -44,8 +44,6 @@ set -euo pipefail
 here=$(dirname "$(readlink -f "$0")")
 root=$(dirname "$(dirname "$here")")
 cd "$root"
-srv=$here/server
-n=0 failed=0
 
 # shellcheck source=tests/vm/vm-tap.sh
 source "$here/vm-tap.sh"
@@ -55,14 +53,7 @@ need_host /lib/systemd/systemd /usr/bin/dbus-daemon
 need_cmds ipmi_sim qemu-system-x86_64 jq
 
 dir=$(mktemp -d /tmp/pcitopo-quiesce.XXXXXX)
-# shellcheck disable=SC2317 # called by the EXIT trap
-cleanup() {
-	[[ -n ${PCITOPO_KEEP_SERVER:-} ]] && { echo "# kept $dir" >&2; return 0; }
-	[[ -d $dir ]] && "$srv" stop "$dir" >/dev/null 2>&1
-	return 0
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+server_test
 
 P=nvidia-persistenced.service D=dcgm.service F=nvidia-fabricmanager.service
 grun() { "$srv" run "$dir" --timeout "${T:-120}" "$@"; }

@@ -25,24 +25,14 @@ set -euo pipefail
 here=$(dirname "$(readlink -f "$0")")
 root=$(dirname "$(dirname "$here")")
 cd "$root"
-srv=$here/server
-n=0 failed=0
 
 # shellcheck source=tests/vm/vm-tap.sh
 source "$here/vm-tap.sh"
 
 need_built kmod/pcitopo.ko daemon/topod/topod cli/topoctl
 need_cmds ipmi_sim qemu-system-x86_64 dbus-daemon
-[[ -x $srv ]] || { echo "not ok 1 - t-topod: no tests/vm/server"; exit 1; }
 
-dir=
-# shellcheck disable=SC2317 # called by the EXIT trap
-cleanup() {
-	[[ -n $dir && -d $dir ]] && "$srv" stop "$dir" >/dev/null 2>&1
-	return 0
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+server_test
 
 grun() { "$srv" run "$dir" --timeout "${T:-120}" "$@"; }
 # gpu N, for the guest: GPUN's address (the stand-ins, class 0x0380, in bus

@@ -35,3 +35,26 @@ need_cmds() {
 now() { date +%s.%N; }
 # since T0: seconds since T0 (from now), one decimal
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+
+# server_test: the test drives tests/vm/server. Sets srv (its path); at
+# exit the server in $dir (the test's folder for it, if it set one) is
+# stopped, unless PCITOPO_KEEP_SERVER is set (then it says where it is);
+# INT and TERM exit 130 through the same path. A test with more to undo
+# defines test_cleanup, which runs first.
+server_test() {
+	srv=$(dirname "${BASH_SOURCE[0]}")/server
+	dir=${dir:-}
+	trap server_test_cleanup EXIT
+	trap 'exit 130' INT TERM
+}
+# shellcheck disable=SC2317 # called by the EXIT trap
+server_test_cleanup() {
+	if declare -F test_cleanup >/dev/null; then test_cleanup; fi
+	[[ -n $dir && -d $dir ]] || return 0
+	if [[ -n ${PCITOPO_KEEP_SERVER:-} ]]; then
+		echo "# kept $dir" >&2
+		return 0
+	fi
+	"$srv" stop "$dir" >/dev/null 2>&1
+	return 0
+}
