@@ -19,9 +19,13 @@
 #   (f) a cascade job and a balance job submitted together: they run one
 #       after the other, each in its layout; from topod's own log times,
 #       no switch starts or runs while a job runs;
+#   (h) topoctl set common by hand: slurmctld keeps balance until slurmd's
+#       reload (the SIGHUP of `systemctl reload slurmd`, which
+#       pcitopo-slurm-reconfig.path starts), then common, with the same
+#       BootTime and no RebootProgram run;
 #   (e) a BMC failure injected (pcitopo_fail_next): the cascade job never
 #       starts, the node drains with a reason naming the failure, the job
-#       is requeued (held), the node stays in balance.
+#       is requeued (held), the node stays in common.
 # Not here: (b) the power-cycle platform, where slurmctld must outlive the
 # guest: tests/vm/t-slurm-powercycle.sh (slurmctld on the host).
 # Every job that needs a switch is pt-boot's (root is not in AllowUserBoot
@@ -33,8 +37,6 @@ set -euo pipefail
 here=$(dirname "$(readlink -f "$0")")
 root=$(dirname "$(dirname "$here")")
 cd "$root"
-srv=$here/server
-n=0 failed=0
 
 # shellcheck source=tests/vm/vm-tap.sh
 source "$here/vm-tap.sh"
@@ -44,14 +46,7 @@ need_built kmod/pcitopo.ko daemon/topod/topod cli/topoctl \
 need_cmds ipmi_sim qemu-system-x86_64 dbus-daemon
 need_host /usr/sbin/slurmctld /usr/sbin/slurmd /usr/sbin/munged /usr/bin/sbatch
 
-dir=
-# shellcheck disable=SC2317 # called by the EXIT trap
-cleanup() {
-	[[ -n $dir && -d $dir ]] && "$srv" stop "$dir" >/dev/null 2>&1
-	return 0
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+server_test
 
 T0=$(now)
 grun() { "$srv" run "$dir" --timeout "${T:-120}" "$@"; }
@@ -168,6 +163,31 @@ tap "$([[ $(wc -l <<<"$spans") == 2 && $(wc -l <<<"$runs") == 2 && -z $bad ]] &&
 jobs: $runs
 $bad"
 
+# (h) a switch outside Slurm (an administrator's topoctl set): slurmd
+# learns it at its reload, the SIGHUP that `systemctl reload slurmd` sends
+# (Debian's slurmd.service: ExecReload=/bin/kill -HUP $MAINPID), which
+# pcitopo-slurm-reconfig.path starts at topod's commit (the path unit's
+# firing: tests/pkg/t-pkg.sh; here slurmd is a plain process, so the test
+# sends the signal). Until then slurmctld keeps the old features: slurmd
+# runs the helper only at its start and reload. Not a reboot: the same
+# BootTime, no RebootProgram.
+t0=$(now)
+out=$(T=200 grun bash -c "$pre"'reboots() { cat /run/pcitopo/slurm-reboot.log 2>/dev/null | wc -l; }
+	r0=$(reboots)
+	echo "before $(w 1 node . | grep -o "ActiveFeatures=[^ ]*\|BootTime=[^ ]*" | tr "\n" " ")"
+	timeout 120 "$PCITOPO_TOPOCTL" set common >/tmp/h-set.log 2>&1; echo "set=$? $(cat /sys/kernel/pcitopo/layout)"; tail -n 3 /tmp/h-set.log
+	echo "unreloaded $(w 1 node . | grep -o "ActiveFeatures=[^ ]*")"
+	kill -HUP "$(cat '"$S"'/slurmd.pid)"
+	echo "after $(w 60 node "ActiveFeatures=common" | grep -o "ActiveFeatures=[^ ]*\|BootTime=[^ ]*\|State=[^ ]*" | tr "\n" " ")"
+	echo "reboots=$(($(reboots) - r0))"' 2>&1) || true
+echo "# (h):"; sed 's/^/#   /' <<<"$out"
+b0=$(sed -n 's/^before .*\(BootTime=[^ ]*\).*/\1/p' <<<"$out")
+tap "$([[ $out == *"set=0 common"* && $out == *"unreloaded ActiveFeatures=balance"* &&
+	$out == *"after ActiveFeatures=common"* ]] && echo 1 || echo 0)" \
+	"(h) topoctl set common outside Slurm: ActiveFeatures stays balance until slurmd's reload (SIGHUP), then common ($(since "$t0") s)" "$out"
+tap "$([[ -n $b0 && $out == *"after "*"$b0"* && $out == *"State=IDLE "* && $out == *"reboots=0"* ]] && echo 1 || echo 0)" \
+	"(h) the reload is not a reboot: the same $b0, node idle, no RebootProgram run" "$out"
+
 # (e) a BMC failure: the job never runs on the wrong layout
 t0=$(now)
 out=$("$srv" console "$dir" 'pcitopo_fail_next 7' 2>&1) || true
@@ -180,13 +200,13 @@ out=$(T=300 grun bash -c "$pre"'id=$(sub pt-boot cascade 0); echo "id=$id"
 id=$(sed -n 's/^id=//p' <<<"$out")
 te=$(since "$t0")
 echo "# (e) job $id:"; grep -E 'Reason=|layout:|slurm-reboot' <<<"$out" | sed 's/^/#   /'
-tap "$([[ $out == *"State="*"DRAIN"* && $out == *"Reason=pcitopo: job $id wants cascade, node is in balance: switch to cascade failed"* ]] &&
+tap "$([[ $out == *"State="*"DRAIN"* && $out == *"Reason=pcitopo: job $id wants cascade, node is in common: switch to cascade failed"* ]] &&
 	echo 1 || echo 0)" \
 	"(e) BMC failure: node1 drained, the reason names both layouts and the switch's failure ($te s)" "$out"
 tap "$([[ $out == *"JobState=PENDING"*"Reason=launch_failed_requeued_held"* && $out != *"output: start"* ]] &&
 	echo 1 || echo 0)" \
 	"(e) job $id requeued (held), never started" "$out"
-tap "$([[ $out == *"layout: balance"* ]] && echo 1 || echo 0)" "(e) the node stayed in balance" "$out"
+tap "$([[ $out == *"layout: common"* ]] && echo 1 || echo 0)" "(e) the node stayed in common (where (h) left it)" "$out"
 
 # PCITOPO_RESULTS=DIR keeps the logs (Slurm's, topod's, the guest's console)
 if [[ -n ${PCITOPO_RESULTS:-} ]]; then
