@@ -10,9 +10,9 @@
  * the middle of a dump marks it NLM_F_DUMP_INTR. The netlink core holds a
  * reference on this module while a dump is in progress.
  *
- * Linux 6.1 has no NL_SET_ERR_MSG_FMT: error messages are fixed strings and
- * point at the offending attribute (NL_SET_ERR_MSG_ATTR); where the kernel
- * has formatted messages, they also name the address.
+ * Error messages point at the offending attribute (NL_SET_ERR_MSG_ATTR);
+ * where the kernel has formatted messages (pcitopo_compat.h), they also name
+ * the address.
  */
 #define pr_fmt(fmt) "pcitopo: " fmt
 
@@ -20,10 +20,11 @@
 #include <net/genetlink.h>
 #include <net/netlink.h>
 
+#include "pcitopo_compat.h"
 #include "pcitopo_internal.h"
 #include "pcitopo_netlink.h"
 
-#ifdef NL_SET_ERR_MSG_ATTR_FMT
+#ifdef PCITOPO_HAVE_EXTACK_FMT
 #define PCITOPO_ERR_ADDR(extack, attr, msg)				\
 	pcitopo_nl_err_addr(extack, attr, msg)
 
@@ -505,8 +506,8 @@ out:
 static int pcitopo_nl_get_path_dumpit(struct sk_buff *skb,
 				      struct netlink_callback *cb)
 {
-	const struct nlattr *filter = genl_dumpit_info(cb)->attrs ?
-		genl_dumpit_info(cb)->attrs[PCITOPO_A_PATH_A] : NULL;
+	struct nlattr **attrs = pcitopo_dump_attrs(cb);
+	const struct nlattr *filter = attrs ? attrs[PCITOPO_A_PATH_A] : NULL;
 	struct pcitopo_snap *s = pcitopo_nl_snap(cb->extack);
 	u32 first = 0, end, k;
 	int a, ret = 0;
