@@ -9,6 +9,10 @@
 #   make user       libpcitopo, topoctl, the IPMI and platform libraries,
 #                   the simulated BMC's ipmi_sim plugin
 #   make check      W=1, sparse C=2, checkpatch --strict on the module
+#   make kernels    pcitopo.ko for every kernel of scripts/kernels.list, each
+#                   in its release's root (scripts/setup makes them), W=1,
+#                   one line a kernel, into build/kmod/KVER/
+#                   (scripts/kbuild-matrix)
 #   make test       every test (unit, then the emulated server); prints
 #                   "N passed, N failed"
 #   make bench      benchmarks (print figures, assert nothing)
@@ -59,7 +63,7 @@
 
 export TOPDIR := $(CURDIR)
 
-.PHONY: all module user check test unit-test vm-test bench clean install deb
+.PHONY: all module user check kernels test unit-test vm-test bench clean install deb
 
 all: module user
 
@@ -75,6 +79,9 @@ user:
 
 check:
 	$(MAKE) -C kmod check
+
+kernels:
+	scripts/kbuild-matrix
 
 test:
 	tests/run-all

@@ -19,6 +19,7 @@ kernels_lines() {
 
 # kernels_names [BOOT...]: the names, in the list's order; with BOOT words,
 # only the kernels booted that way.
+# shellcheck disable=SC2120 # BOOT words are optional
 kernels_names() {
 	local name rel root boot want
 	while read -r name rel root boot; do
@@ -124,6 +125,7 @@ in_root() {
 		"$@"
 		return
 	fi
+	# shellcheck disable=SC2016 # the script expands in the new namespace
 	unshare --mount --propagation private -- /bin/bash -c '
 		set -e
 		r=$1 top=$2

@@ -77,7 +77,7 @@ no_case change "$gpu" "GPU"
 # shellcheck source=standins.sh
 . "$root/tests/vm/guest/standins.sh"
 grep -q '^pcitopo ' /proc/modules || pt_insmod ||
-	tap 0 "insmod kmod/pcitopo.ko (make first)"
+	tap 0 "insmod $PT_KO (make first)"
 for a in add remove; do
 	out=$(udevadm test --action="$a" /sys/module/pcitopo 2>&1)
 	tap "$(has "$out" "$recheck" && ! tagged "$out" && ! grep -q '^PCITOPO_CLASS=' <<<"$out" &&

@@ -11,7 +11,7 @@
 #       tests/vm/guest/check_extra_ids.sh
 set -uo pipefail
 root=${PCITOPO_ROOT:?run me through tests/vm/run-guest}
-ko=$root/kmod/pcitopo.ko
+ko=$root/${PCITOPO_KO:-kmod/pcitopo.ko}
 sk=/sys/kernel/pcitopo
 TAP_PREFIX="${PCITOPO_LAYOUT:-}: extra IDs: "
 # shellcheck source=gtap.sh

@@ -111,7 +111,7 @@ n1=$(env -u TOPOCTL_EXTRA_IDS "$T" --source sysfs --extra-id "$PT_GPU_IDS" -j sh
 ok $? "sysfs: no GPU without the extra ID (got $n0), 8 with --extra-id $PT_GPU_IDS (got $n1)" "$cs/e"
 
 # --- the module
-insmod "$root/kmod/pcitopo.ko" >"$cs/e" 2>&1 && n0=$(cat /sys/kernel/pcitopo/count_gpus) && rmmod pcitopo
+insmod "$PT_KO" >"$cs/e" 2>&1 && n0=$(cat /sys/kernel/pcitopo/count_gpus) && rmmod pcitopo
 pt_insmod >"$cs/e" 2>&1
 rc=$?
 for ((i = 0; i < 100; i++)); do [[ -f /sys/kernel/pcitopo/generation ]] && break; sleep 0.05; done

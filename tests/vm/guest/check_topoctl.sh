@@ -277,7 +277,7 @@ ok $? "module unloaded: --source netlink -> 'pcitopo module not loaded (modprobe
 # net-pf-16-proto-16-family-pcitopo, as for wireguard)
 # (the stand-ins' extra IDs in /etc/modprobe.d, as an operator has them)
 kd=/lib/modules/$(uname -r)
-mkdir -p "$kd/extra" && cp "$root/kmod/pcitopo.ko" "$kd/extra/" && depmod && pt_standin_conf
+mkdir -p "$kd/extra" && cp "$PT_KO" "$kd/extra/pcitopo.ko" && depmod && pt_standin_conf
 ok $? "pcitopo.ko installed into $kd/extra, depmod, extra IDs in /etc/modprobe.d"
 "$T" --source netlink --all-nics -j topo >"$tmp/al.json" 2>"$tmp/e"
 rc=$?

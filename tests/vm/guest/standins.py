@@ -14,6 +14,13 @@ ENV = {"TOPOCTL_EXTRA_IDS": os.path.join(os.path.dirname(os.path.abspath(__file_
                                          "standin-ids")}
 
 
+def module_path(root):
+    """The pcitopo.ko built for the kernel the guest booted: PCITOPO_KO
+    (run-guest and the agent set it, tests/vm/vm-paths.sh), relative to the
+    project root; kmod/pcitopo.ko, the host kernel's, without it."""
+    return os.path.join(root, os.environ.get("PCITOPO_KO", "kmod/pcitopo.ko"))
+
+
 def insmod_argv(root):
-    """argv that loads kmod/pcitopo.ko with the stand-ins as extra IDs."""
-    return ["insmod", os.path.join(root, "kmod", "pcitopo.ko"), MODULE_PARAM]
+    """argv that loads the module with the stand-ins as extra IDs."""
+    return ["insmod", module_path(root), MODULE_PARAM]

@@ -18,7 +18,10 @@
 #   TOPOCTL_EXTRA_IDS   exported: the extra-ids file of topoctl's sysfs source
 #                       (--source sysfs, --sysfs DIR, the fallback without the
 #                       module): guest/standin-ids
-#   pt_insmod [ARGS]    insmod kmod/pcitopo.ko extra_ids=...:gpu ARGS
+#   PT_KO               the pcitopo.ko built for the kernel the guest booted:
+#                       $PCITOPO_KO (run-guest, the agent) below the project
+#                       root, kmod/pcitopo.ko (the host kernel's) without it
+#   pt_insmod [ARGS]    insmod $PT_KO extra_ids=...:gpu ARGS
 #   pt_standin_conf     /etc/modprobe.d/pcitopo-standins.conf (for modprobe,
 #                       modules-load.d and the genl alias) and
 #                       /etc/pcitopo/extra-ids, as an operator would write them
@@ -27,6 +30,7 @@
 #   pt_rdma_up          Soft-RoCE on the layout's NICs that have "rdma"
 #                       (guest/rdma-up.sh)
 
+PT_KO=${PCITOPO_ROOT:-$(pwd)}/${PCITOPO_KO:-kmod/pcitopo.ko}
 PT_GPU_IDS=1234:1111
 PT_MUX_GPU_IDS=1af4:1043
 TOPOCTL_EXTRA_IDS=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/standin-ids
@@ -34,7 +38,7 @@ export TOPOCTL_EXTRA_IDS
 
 # shellcheck disable=SC2120 # ARGS are optional
 pt_insmod() {
-	insmod "${PCITOPO_ROOT:-$(pwd)}/kmod/pcitopo.ko" \
+	insmod "$PT_KO" \
 		"extra_ids=$PT_GPU_IDS:gpu,$PT_MUX_GPU_IDS:gpu" "$@"
 }
 
