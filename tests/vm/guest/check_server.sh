@@ -33,32 +33,40 @@ fi
 cs=$(mktemp -d /tmp/check_server.XXXXXX)
 
 # QEMU ids -> guest addresses: endpoints below a port by its slot; the
-# VGA below the PCIe-to-PCI bridge (no slot of its own) by its addr.
-cs_slot_addr() { # cs_slot_addr PORT-ID: the function 0 below that port
-	local slot a
-	slot=$(jq -r --arg p "$1" '[.root_ports[], .switches[].ports[]] |
-		map(select(.id == $p)) | .[0].slot' "$lay")
-	a=$(cat "/sys/bus/pci/slots/$slot/address" 2>/dev/null) && echo "$a.0"
-}
+# VGA below the PCIe-to-PCI bridge (no slot of its own) by its addr. What the
+# layout file says is read by one jq (a jq costs ~0.7 s under TCG: one per
+# question was ~25 s a layout), as lines "KEY VALUE...":
+#   ep ID s SLOT | ep ID b PARENT-SLOT ADDR   every endpoint
+#   layout NAME | vga ID | rnic ID RDMA | plain ID
+cs_facts=$(jq -r '
+	([.root_ports[], .switches[].ports[]] | map({key: .id, value: (.slot | tostring)})
+	 | from_entries) as $slot |
+	([.bridges[]?] | map({key: .id, value: .parent}) | from_entries) as $br |
+	(.endpoints[] | if $br[.port] then "ep \(.id) b \($slot[$br[.port]]) \(.addr)"
+		else "ep \(.id) s \($slot[.port])" end),
+	"layout \(.expect.layout)",
+	"vga \([.endpoints[] | select(.kind == "display")][0].id)",
+	"rnic \([.endpoints[] | select(.rdma)][0] | "\(.id) \(.rdma)")",
+	(.endpoints[] | select(.kind == "nic" and (.rdma | not)) | "plain \(.id)")' "$lay")
+cs_fact() { awk -v k="$1" '$1 == k { $1 = ""; print substr($0, 2) }' <<<"$cs_facts"; }
 cs_addr() { # cs_addr ENDPOINT-ID
-	local port br sec a
-	port=$(jq -r --arg e "$1" '.endpoints[] | select(.id == $e) | .port' "$lay")
-	if jq -e --arg p "$port" '[.bridges[]?.id] | index($p)' "$lay" >/dev/null; then
-		br=$(cs_slot_addr "$(jq -r --arg p "$port" '.bridges[] | select(.id == $p) | .parent' "$lay")")
-		sec=$(cat "/sys/bus/pci/devices/$br/secondary_bus_number" 2>/dev/null) || return 1
-		a=$(jq -r --arg e "$1" '.endpoints[] | select(.id == $e) | .addr' "$lay")
-		printf '%s:%02x:%02x.0\n' "${br%%:*}" "$sec" "$((a))"
-	else
-		cs_slot_addr "$port"
+	local how slot a br sec
+	read -r how slot a < <(awk -v e="$1" '$1 == "ep" && $2 == e { print $3, $4, $5 }' <<<"$cs_facts")
+	[[ -n ${how:-} ]] || return 1
+	if [[ $how == s ]]; then
+		a=$(cat "/sys/bus/pci/slots/$slot/address" 2>/dev/null) && echo "$a.0"
+		return
 	fi
+	br=$(cat "/sys/bus/pci/slots/$slot/address" 2>/dev/null).0
+	sec=$(cat "/sys/bus/pci/devices/$br/secondary_bus_number" 2>/dev/null) || return 1
+	printf '%s:%02x:%02x.0\n' "${br%%:*}" "$sec" "$((a))"
 }
-want_layout=$(jq -r .expect.layout "$lay")
+want_layout=$(cs_fact layout)
 want_gpus=$(for i in 0 1 2 3 4 5 6 7; do echo "GPU$i $(cs_addr "gpu$i")"; done)
-vga=$(cs_addr "$(jq -r '[.endpoints[] | select(.kind == "display")][0].id' "$lay")")
-rnic=$(jq -r '[.endpoints[] | select(.rdma)][0] | "\(.id) \(.rdma)"' "$lay")
+vga=$(cs_addr "$(cs_fact vga)")
+rnic=$(cs_fact rnic)
 rdma=${rnic#* } rnic_addr=$(cs_addr "${rnic% *}")
-plain=$(for e in $(jq -r '.endpoints[] | select(.kind == "nic" and (.rdma | not)) | .id' "$lay"); do
-	cs_addr "$e"; done)
+plain=$(for e in $(cs_fact plain); do cs_addr "$e"; done)
 echo "# $L: VGA $vga, RDMA NIC $rdma at $rnic_addr, plain NICs ${plain//$'\n'/ }"
 
 # --- Soft-RoCE on the RDMA NIC (what sysfs shows is in tests/vm/README.md)
