@@ -216,9 +216,12 @@ static int load_ids(struct ctx *c)
  */
 static int join_names(struct ctx *c, struct pt_topology *t)
 {
-	if (pt_rdma_join(c->sysfs, t)) {
+	int r = pt_rdma_join(c->sysfs, t);
+
+	if (r) {
 		pt_topology_free(t);
-		fputs("topoctl: out of memory\n", c->err);
+		fprintf(c->err, "topoctl: %s\n", r == -ENOMEM ? "out of memory" :
+			pt_sysfs_last_error());
 		return 1;
 	}
 	return 0;

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "rfile.h"
 #include "sysfs.h"
 #include "sysfs_err.h"
 
@@ -48,9 +49,9 @@ static int copy_file(const char *src, const char *dst, size_t max)
 	ssize_t n;
 	int in, out, r = 0;
 
-	in = open(src, O_RDONLY | O_CLOEXEC);
+	in = pt_file_open(src);	/* rfile.h: a FIFO in a saved ROOT blocks */
 	if (in < 0)
-		return -errno;
+		return in;
 	out = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (out < 0) {
 		r = -errno;
@@ -167,7 +168,7 @@ static int snap_netdevs(const char *rp, const char *dir, const char *sub)
 		snprintf(dst, sizeof(dst), "%s/%s/net/%s", dir, sub, de->d_name);
 		r = mkdirs(dst);
 		if (r)
-			pt_sysfs_set_err("%s: %s", dst, strerror(-r));
+			pt_sysfs_set_err("%s: %s", dst, pt_file_strerror(r));
 	}
 	closedir(d);
 	return r;
@@ -220,14 +221,14 @@ static int snap_devices(const char *root, const char *rroot, const char *dir)
 			if (r == -ENOENT || r == -EACCES || r == -EPERM)
 				r = 0;	/* not every device has every file */
 			if (r)
-				pt_sysfs_set_err("%s: %s", src, strerror(-r));
+				pt_sysfs_set_err("%s: %s", src, pt_file_strerror(r));
 		}
 		if (!r)
 			r = snap_netdevs(rp, dir, sub);
 		if (!r) {
 			r = snap_iommu(root, rp, dir, sub);
 			if (r)
-				pt_sysfs_set_err("%s/iommu_group: %s", sub, strerror(-r));
+				pt_sysfs_set_err("%s/iommu_group: %s", sub, pt_file_strerror(r));
 		}
 		snprintf(rel, sizeof(rel), "../../../%s", sub);
 		snprintf(dst, sizeof(dst), "%s/bus/pci/devices/%s", dir,
@@ -274,7 +275,7 @@ static int snap_dir_files(const char *root, const char *dir, const char *sub,
 		if (!r)
 			r = copy_file(src, dst, 4096);
 		if (r)
-			pt_sysfs_set_err("%s: %s", src, strerror(-r));
+			pt_sysfs_set_err("%s: %s", src, pt_file_strerror(r));
 	}
 	closedir(d);
 	return r;
@@ -330,7 +331,7 @@ static int snap_class(const char *root, const char *dir, const char *cls)
 				r = -errno;
 		}
 		if (r)
-			pt_sysfs_set_err("%s: %s", dst, strerror(-r));
+			pt_sysfs_set_err("%s: %s", dst, pt_file_strerror(r));
 	}
 	closedir(d);
 	return r;
@@ -346,7 +347,7 @@ int pt_sysfs_snapshot(const char *root, const char *dir)
 		root = "/sys";
 	r = is_dir_empty(dir);
 	if (r < 0) {
-		pt_sysfs_set_err("%s: %s", dir, strerror(-r));
+		pt_sysfs_set_err("%s: %s", dir, pt_file_strerror(r));
 		return r;
 	}
 	if (!r) {
@@ -361,7 +362,7 @@ int pt_sysfs_snapshot(const char *root, const char *dir)
 	}
 	r = mkdirs(dir);
 	if (r)
-		pt_sysfs_set_err("%s: %s", dir, strerror(-r));
+		pt_sysfs_set_err("%s: %s", dir, pt_file_strerror(r));
 	count = r ? r : snap_devices(root, rroot, dir);
 	free(rroot);
 	if (count < 0)
