@@ -42,12 +42,14 @@ static void read_env(struct ptc_nccl_env *e)
 	e->gdr_level = ptc_nccl_level(getenv("NCCL_NET_GDR_LEVEL"));
 	e->gdr_read = env_int("NCCL_NET_GDR_READ");
 	e->gdr_c2c = env_int("NCCL_NET_GDR_C2C");
+	e->dmabuf_enable = env_int("NCCL_DMABUF_ENABLE");
 }
 
 static void no_env(struct ptc_nccl_env *e)
 {
 	e->p2p_disable = e->p2p_level = e->shm_disable = PTC_NCCL_UNSET;
 	e->gdr_level = e->gdr_read = e->gdr_c2c = PTC_NCCL_UNSET;
+	e->dmabuf_enable = PTC_NCCL_UNSET;
 }
 
 static u8 cpu_vendor(const struct dr_run *r, const char **src)
