@@ -3,7 +3,8 @@
  * libpcitopo: pt_sysfs_snapshot(), a copy of what the sysfs source reads
  * (sysfs.h): the PCI device directories with their attribute files and
  * config space, the bus/pci links, slots, NUMA nodes, CPU packages, IOMMU
- * groups and the class/net and class/infiniband entries of PCI functions.
+ * groups, the class/net and class/infiniband entries of PCI functions, and
+ * the peer-memory modules' files doctor reads.
  * A tree saved here reads back with pt_sysfs_load() as the live one did.
  */
 #include <dirent.h>
@@ -337,6 +338,45 @@ static int snap_class(const char *root, const char *dir, const char *cls)
 	return r;
 }
 
+/*
+ * What `topoctl doctor` reads of the loaded modules: the files NCCL tests
+ * for GPUDirect RDMA (NCCL v2.30.7-1, src/transport/net_ib/gdr.cc:16-21).
+ * DIR/module is made where ROOT has one, so that the copy tells "none
+ * loaded" by what it lacks; each file is copied where it exists.
+ */
+static int snap_modules(const char *root, const char *dir)
+{
+	static const char *const files[] = {
+		"module/nvidia_peermem/version",
+		"kernel/mm/memory_peers/nv_mem/version",
+		"kernel/mm/memory_peers/nv_mem_nc/version",
+	};
+	char src[PATH_MAX], dst[PATH_MAX];
+	struct stat st;
+	size_t i;
+	int r;
+
+	snprintf(src, sizeof(src), "%s/module", root);
+	if (stat(src, &st) || !S_ISDIR(st.st_mode))
+		return 0;
+	snprintf(dst, sizeof(dst), "%s/module", dir);
+	r = mkdirs(dst);
+	for (i = 0; !r && i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(src, sizeof(src), "%s/%s", root, files[i]);
+		if (access(src, F_OK))
+			continue;
+		snprintf(dst, sizeof(dst), "%s/%s", dir, files[i]);
+		*strrchr(dst, '/') = '\0';
+		r = mkdirs(dst);
+		snprintf(dst, sizeof(dst), "%s/%s", dir, files[i]);
+		if (!r)
+			r = copy_file(src, dst, 256);
+	}
+	if (r)
+		pt_sysfs_set_err("%s: %s", dst, pt_file_strerror(r));
+	return r;
+}
+
 int pt_sysfs_snapshot(const char *root, const char *dir)
 {
 	char *rroot;
@@ -378,5 +418,7 @@ int pt_sysfs_snapshot(const char *root, const char *dir)
 		r = snap_class(root, dir, "infiniband");
 	if (!r)
 		r = snap_class(root, dir, "net");
+	if (!r)
+		r = snap_modules(root, dir);
 	return r ? r : count;
 }
