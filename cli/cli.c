@@ -31,7 +31,9 @@ const struct cmd topoctl_objects[] = {
 	{ "export", do_export,
 	  "topoctl export [ --format { json | nccl | dot | prometheus } ] [ --output FILE ]" },
 	{ "snapshot", do_snapshot, "topoctl snapshot DIR" },
-	{ "doctor", do_doctor, "topoctl doctor [ DEV DEV ] [ --cpuinfo FILE ]" },
+	{ "doctor", do_doctor,
+	  "topoctl doctor [ DEV DEV ] [ --cpuinfo FILE ] [ --gpus-per-node N ]\n"
+	  "       [ --since DIR ]" },
 	{ "diff", do_diff, "topoctl diff { FILE | - }" },
 	{ "advise", do_advise,
 	  "topoctl advise [ WORKLOAD ] [ --model-size SIZE ] [ --batch-size N ]\n"
