@@ -18,6 +18,7 @@
 
 #include "ptm_cli.h"
 #include "quantity.h"
+#include "rfile.h"
 
 int bad_value(struct ctx *c, const char *opt, const char *val,
 	      const char *want)
@@ -97,6 +98,17 @@ int model_params(struct ctx *c, const struct model_opts *m,
 	return 0;
 }
 
+void machine_proc_path(const struct ctx *c, const char *name, const char *opt,
+		       char *buf, size_t len)
+{
+	if (opt)
+		snprintf(buf, len, "%s", opt);
+	else if (!strcmp(c->sysfs, "/sys"))
+		snprintf(buf, len, "/proc/%s", name);
+	else
+		snprintf(buf, len, "%s/../proc/%s", c->sysfs, name);
+}
+
 void model_machine(struct ctx *c, const struct model_opts *m,
 		   struct ptm_params *p, struct machine_files *f)
 {
@@ -107,13 +119,8 @@ void model_machine(struct ctx *c, const struct model_opts *m,
 		f = &own;
 	memset(f, 0, sizeof(*f));
 	memset(mc, 0, sizeof(*mc));
-	if (m->cpuinfo)
-		snprintf(f->cpuinfo, sizeof(f->cpuinfo), "%s", m->cpuinfo);
-	else if (!strcmp(c->sysfs, "/sys"))
-		snprintf(f->cpuinfo, sizeof(f->cpuinfo), "/proc/cpuinfo");
-	else
-		snprintf(f->cpuinfo, sizeof(f->cpuinfo), "%s/../proc/cpuinfo",
-			 c->sysfs);
+	machine_proc_path(c, "cpuinfo", m->cpuinfo, f->cpuinfo,
+			  sizeof(f->cpuinfo));
 	f->cpu_err = ptm_cpuinfo_read(f->cpuinfo, &mc->cpu);
 	mc->have_cpu = !f->cpu_err;
 	snprintf(f->smbios, sizeof(f->smbios), "%s/firmware/dmi/entries",
@@ -417,7 +424,7 @@ static void why_not(char *buf, size_t len, const char *path, int err,
 	else if (err == -ENODATA)
 		snprintf(buf, len, "%s: no populated device", path);
 	else
-		snprintf(buf, len, "%s: %s", path, strerror(-err));
+		snprintf(buf, len, "%s: %s", path, pt_file_strerror(err));
 }
 
 /* The CPU as text: "AMD EPYC 9654 96-Core Processor, Genoa (cpuinfo)". */

@@ -31,7 +31,9 @@ const struct cmd topoctl_objects[] = {
 	{ "export", do_export,
 	  "topoctl export [ --format { json | nccl | dot | prometheus } ] [ --output FILE ]" },
 	{ "snapshot", do_snapshot, "topoctl snapshot DIR" },
-	{ "doctor", do_doctor, "topoctl doctor [ DEV DEV ] [ --cpuinfo FILE ]" },
+	{ "doctor", do_doctor,
+	  "topoctl doctor [ DEV DEV ] [ --cpuinfo FILE ] [ --gpus-per-node N ]\n"
+	  "       [ --since DIR ]" },
 	{ "diff", do_diff, "topoctl diff { FILE | - }" },
 	{ "advise", do_advise,
 	  "topoctl advise [ WORKLOAD ] [ --model-size SIZE ] [ --batch-size N ]\n"
@@ -216,9 +218,12 @@ static int load_ids(struct ctx *c)
  */
 static int join_names(struct ctx *c, struct pt_topology *t)
 {
-	if (pt_rdma_join(c->sysfs, t)) {
+	int r = pt_rdma_join(c->sysfs, t);
+
+	if (r) {
 		pt_topology_free(t);
-		fputs("topoctl: out of memory\n", c->err);
+		fprintf(c->err, "topoctl: %s\n", r == -ENOMEM ? "out of memory" :
+			pt_sysfs_last_error());
 		return 1;
 	}
 	return 0;

@@ -422,7 +422,7 @@ static int prom_doctor(struct ctx *c, const struct pt_topology *t)
 	int r = doctor_counts(c, t, n);
 
 	if (r) {
-		fprintf(c->err, "topoctl: doctor: %s\n", strerror(-r));
+		fprintf(c->err, "topoctl: doctor: %s\n", dr_last_error());
 		return 1;
 	}
 	prom_family(c->out, "pcitopo_doctor_findings",

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ptc.h"
+#include "rfile.h"
 #include "topoctl.h"
 
 void fmt_speed(char *buf, size_t len, unsigned int mts)
@@ -282,7 +283,6 @@ struct json_object *json_summary(const struct pt_summary *s)
 void numa_cpulist(const struct ctx *c, int node, char *buf, size_t len)
 {
 	char path[512];
-	FILE *f;
 	size_t n;
 
 	snprintf(buf, len, "N/A");
@@ -290,18 +290,13 @@ void numa_cpulist(const struct ctx *c, int node, char *buf, size_t len)
 		return;
 	snprintf(path, sizeof(path), "%s/devices/system/node/node%d/cpulist",
 		 c->sysfs, node);
-	f = fopen(path, "re");
-	if (!f)
-		return;
-	if (fgets(buf, (int)len, f)) {
-		n = strcspn(buf, "\n");
-		buf[n] = '\0';
-		if (!n)
-			snprintf(buf, len, "N/A");
-	} else {
+	/* rfile.h: never blocks on what a saved tree holds there */
+	if (pt_file_read(path, buf, len, NULL))
+		buf[0] = '\0';
+	n = strcspn(buf, "\n");
+	buf[n] = '\0';
+	if (!n)
 		snprintf(buf, len, "N/A");
-	}
-	fclose(f);
 }
 
 const struct pt_device *link_holder(const struct pt_topology *t,

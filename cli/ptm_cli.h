@@ -62,6 +62,14 @@ int model_params(struct ctx *c, const struct model_opts *m,
  */
 void model_machine(struct ctx *c, const struct model_opts *m,
 		   struct ptm_params *p, struct machine_files *f);
+/*
+ * Where a /proc file of the machine is read from (the one rule for advise,
+ * bench and doctor): opt when given (--cpuinfo FILE), /proc/NAME when
+ * judging the live system (sysfs "/sys"), else SYSFS/../proc/NAME: a copy
+ * saved beside a --sysfs tree (as hwloc's gather-topology keeps them).
+ */
+void machine_proc_path(const struct ctx *c, const char *name, const char *opt,
+		       char *buf, size_t len);
 /* The topology now, as core nodes (index i is t->devices[i]). Returns 0 or
  * an exit code after a message; on 0 free with model_topo_free(). */
 int model_topo(struct ctx *c, struct pt_topology *t, struct ptc_topo *pt);

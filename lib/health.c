@@ -3,7 +3,9 @@
  * libpcitopo: the health reader (health.h). Every file is optional: a saved
  * tree from an older topoctl, a kernel without AER or an IOMMU, or a user
  * who cannot read config space past 64 bytes all leave fields unknown
- * rather than failing the whole read.
+ * rather than failing the whole read. What is there but is no regular file
+ * (a FIFO where aer_dev_correctable should be) fails it, named: reading
+ * it would block (rfile.h).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -17,6 +19,8 @@
 #include <unistd.h>
 
 #include "health.h"
+#include "rfile.h"
+#include "sysfs_err.h"
 
 #define CFG_SIZE	4096
 #define PCI_CAP_PTR	0x34
@@ -32,26 +36,36 @@ const char *pt_aer_file(enum pt_aer_kind k)
 	return k < PT_AER_KINDS ? aer_files[k] : "?";
 }
 
+/* A file of the tree that is no regular file: named, and the read fails. */
+static int bad_file(const char *path)
+{
+	pt_sysfs_set_err("%s: %s", path, pt_file_strerror(-PT_ENOTREG));
+	return -PT_ENOTREG;
+}
+
 static const char *root_or_sys(const char *root)
 {
 	return root && *root ? root : "/sys";
 }
 
 /* "NAME count" lines; TOTAL_* is the sum the kernel keeps, the others are
- * named in the detail when non-zero. */
-static void read_aer(const char *dir, enum pt_aer_kind k, struct pt_health *h)
+ * named in the detail when non-zero. The kernel prints them into one page. */
+static int read_aer(const char *dir, enum pt_aer_kind k, struct pt_health *h)
 {
-	char path[PATH_MAX + 32], name[64];
+	char path[PATH_MAX + 32], buf[4096], name[64];
 	unsigned long long v;
+	const char *p;
 	size_t len = 0;
-	FILE *f;
+	int r, used;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, aer_files[k]);
-	f = fopen(path, "re");
-	if (!f)
-		return;
+	r = pt_file_read(path, buf, sizeof(buf), NULL);
+	if (r == -PT_ENOTREG)
+		return bad_file(path);
+	if (r)
+		return 0;
 	h->has_aer[k] = true;
-	while (fscanf(f, "%63s %llu", name, &v) == 2) {
+	for (p = buf; sscanf(p, "%63s %llu%n", name, &v, &used) == 2; p += used) {
 		if (!strncmp(name, "TOTAL_", 6)) {
 			h->aer_total[k] = v;
 			continue;
@@ -62,34 +76,36 @@ static void read_aer(const char *dir, enum pt_aer_kind k, struct pt_health *h)
 					sizeof(h->aer_detail[k]) - len,
 					"%s%s %llu", len ? ", " : "", name, v);
 	}
-	fclose(f);
+	return 0;
 }
 
-static void read_iommu(const char *root, const char *dir, struct pt_health *h)
+static int read_iommu(const char *root, const char *dir, struct pt_health *h)
 {
 	char path[PATH_MAX + 32], target[PATH_MAX], *base, *end;
 	ssize_t n;
 	long g;
-	FILE *f;
+	int r;
 
 	snprintf(path, sizeof(path), "%s/iommu_group", dir);
 	n = readlink(path, target, sizeof(target) - 1);
 	if (n <= 0)
-		return;
+		return 0;
 	target[n] = '\0';
 	base = strrchr(target, '/');
 	base = base ? base + 1 : target;
 	g = strtol(base, &end, 10);
 	if (end == base || *end || g < 0 || g > INT_MAX)
-		return;
+		return 0;
 	h->iommu_group = (int)g;
 	snprintf(path, sizeof(path), "%s/kernel/iommu_groups/%ld/type", root, g);
-	f = fopen(path, "re");
-	if (!f)
-		return;
-	if (fgets(h->iommu_type, sizeof(h->iommu_type), f))
-		h->iommu_type[strcspn(h->iommu_type, "\n")] = '\0';
-	fclose(f);
+	r = pt_file_read(path, h->iommu_type, sizeof(h->iommu_type), NULL);
+	if (r == -PT_ENOTREG)
+		return bad_file(path);
+	h->iommu_type_err = r;
+	if (r)
+		h->iommu_type[0] = '\0';
+	h->iommu_type[strcspn(h->iommu_type, "\n")] = '\0';
+	return 0;
 }
 
 static unsigned int cfg16(const uint8_t *c, int off)
@@ -134,39 +150,38 @@ static int find_ecap(const uint8_t *c, size_t len, unsigned int id)
 	return -1;
 }
 
-static void read_config(const char *dir, struct pt_health *h)
+static int read_config(const char *dir, struct pt_health *h)
 {
 	char path[PATH_MAX + 32];
-	uint8_t c[CFG_SIZE];
-	ssize_t n;
-	int fd;
+	uint8_t c[CFG_SIZE + 1];
+	size_t n;
+	int r;
 
 	snprintf(path, sizeof(path), "%s/config", dir);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	n = pread(fd, c, sizeof(c), 0);
-	close(fd);
-	if (n < 64)
-		return;
-	h->pcie_cap = find_cap(c, (size_t)n, PCI_CAP_EXP);
-	if (h->pcie_cap >= 0 && h->pcie_cap + 0x0a <= n) {
+	r = pt_file_read(path, c, sizeof(c), &n);
+	if (r == -PT_ENOTREG)
+		return bad_file(path);
+	if (r || n < 64)
+		return 0;
+	h->pcie_cap = find_cap(c, n, PCI_CAP_EXP);
+	if (h->pcie_cap >= 0 && (size_t)h->pcie_cap + 0x0a <= n) {
 		/* DevCap +0x04 bits 2:0, DevCtl +0x08 bits 7:5: 128 << v */
 		h->mps_sup = 128 << (cfg16(c, h->pcie_cap + 0x04) & 7);
 		h->mps = 128 << ((cfg16(c, h->pcie_cap + 0x08) >> 5) & 7);
 	}
-	h->dpc_cap = find_ecap(c, (size_t)n, PCI_ECAP_DPC);
-	if (h->dpc_cap >= 0 && h->dpc_cap + 0x0a <= n)
+	h->dpc_cap = find_ecap(c, n, PCI_ECAP_DPC);
+	if (h->dpc_cap >= 0 && (size_t)h->dpc_cap + 0x0a <= n)
 		h->dpc_status = (uint16_t)cfg16(c, h->dpc_cap + 0x08);
 	else
 		h->dpc_cap = -1;
+	return 0;
 }
 
 int pt_health_read(const char *root, const char *addr, struct pt_health *h)
 {
 	char dir[PATH_MAX];
 	struct stat st;
-	int k;
+	int k, r;
 
 	memset(h, 0, sizeof(*h));
 	h->iommu_group = -1;
@@ -179,11 +194,10 @@ int pt_health_read(const char *root, const char *addr, struct pt_health *h)
 	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
 		return -ENOENT;
 	h->present = true;
-	read_iommu(root, dir, h);
-	for (k = 0; k < PT_AER_KINDS; k++)
-		read_aer(dir, (enum pt_aer_kind)k, h);
-	read_config(dir, h);
-	return 0;
+	r = read_iommu(root, dir, h);
+	for (k = 0; !r && k < PT_AER_KINDS; k++)
+		r = read_aer(dir, (enum pt_aer_kind)k, h);
+	return r ? r : read_config(dir, h);
 }
 
 bool pt_iommu_enabled(const char *root)

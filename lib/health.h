@@ -6,13 +6,17 @@
  * pt_sysfs_snapshot()), so that `topoctl doctor` judges saved trees as it
  * judges the running machine:
  *   ROOT/bus/pci/devices/ADDR/iommu_group      -> .../kernel/iommu_groups/N
- *   ROOT/kernel/iommu_groups/N/type            "identity", "DMA", "DMA-FQ"
+ *   ROOT/kernel/iommu_groups/N/type            "identity", "DMA", "DMA-FQ",
+ *                                              "blocked", "unmanaged",
+ *                                              "unknown" (drivers/iommu/
+ *                                              iommu.c, group type)
  *   ROOT/bus/pci/devices/ADDR/aer_dev_{correctable,nonfatal,fatal}
  *                                              "NAME count" lines, TOTAL_...
  *   ROOT/bus/pci/devices/ADDR/config           Device Control (PCIe cap +
  *                                              0x08) bits 7:5, DPC (ext. cap
  *                                              0x1d) status (+0x08) bit 0
- * Nothing prints; absent files leave their fields at "unknown".
+ * Nothing prints; absent files leave their fields at "unknown". Files are
+ * read through rfile.h: regular files only, one page at most (config 4 KiB).
  */
 #ifndef PCITOPO_LIB_HEALTH_H
 #define PCITOPO_LIB_HEALTH_H
@@ -26,6 +30,8 @@ struct pt_health {
 	bool present;			/* ROOT/bus/pci/devices/ADDR exists */
 	int iommu_group;		/* -1: no iommu_group link */
 	char iommu_type[16];		/* the group's type, "" if unreadable */
+	int iommu_type_err;		/* 0, or -errno reading it: -ENOENT
+					 * where the kernel has no such file */
 	bool has_aer[PT_AER_KINDS];	/* the aer_dev_* file was read */
 	uint64_t aer_total[PT_AER_KINDS];	/* its TOTAL_ line */
 	char aer_detail[PT_AER_KINDS][160];	/* "BadTLP 3, Timeout 1" */
@@ -39,7 +45,9 @@ struct pt_health {
 #define PT_DPC_TRIGGERED	0x0001	/* DPC Status: Trigger Status */
 
 /* The health of ADDR ("DDDD:BB:DD.F") under ROOT (NULL: "/sys"). Returns 0,
- * -ENOENT when the device is not in the tree (h->present false). */
+ * -ENOENT when the device is not in the tree (h->present false), or
+ * -PT_ENOTREG (rfile.h) when one of its files is there but no regular file,
+ * which pt_sysfs_last_error() then names. */
 int pt_health_read(const char *root, const char *addr, struct pt_health *h);
 
 /* The file names, for evidence: "aer_dev_correctable" ... */

@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "rdma.h"
+#include "rfile.h"
+#include "sysfs_err.h"
 
 int pt_rdma_name_cmp(const char *a, const char *b)
 {
@@ -74,19 +76,18 @@ static struct pt_device *find_dev(struct pt_topology *t, const char *addr)
 	return (struct pt_device *)pt_topology_find(t, addr);
 }
 
-/* The first line of a small file, without its newline; -1 if unreadable. */
+/* The first line of a small file, without its newline; -1 if unreadable,
+ * -PT_ENOTREG (named in pt_sysfs_last_error()) if no regular file. */
 static int read_line(const char *path, char *buf, size_t len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
+	int r = pt_file_read(path, buf, len, NULL);
 
-	if (fd < 0)
+	if (r == -PT_ENOTREG) {
+		pt_sysfs_set_err("%s: %s", path, pt_file_strerror(r));
+		return r;
+	}
+	if (r)
 		return -1;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
 	buf[strcspn(buf, "\n")] = '\0';
 	return buf[0] ? 0 : -1;
 }
@@ -115,12 +116,12 @@ static int visible(const struct dirent *d)
  * soft is false, else the soft ones (parent netdevs) of functions still
  * without a name.
  */
-static void ib_pass(const char *root, struct pt_topology *t,
-		    struct dirent **ents, int n, bool soft)
+static int ib_pass(const char *root, struct pt_topology *t,
+		   struct dirent **ents, int n, bool soft)
 {
 	char path[PATH_MAX], addr[PCITOPO_ADDR_LEN], netdev[64];
 	struct pt_device *d;
-	int i;
+	int i, r;
 
 	for (i = 0; i < n; i++) {
 		const char *name = ents[i]->d_name;
@@ -135,8 +136,10 @@ static void ib_pass(const char *root, struct pt_topology *t,
 				continue;	/* hardware, done */
 			snprintf(path, sizeof(path),
 				 "%s/class/infiniband/%s/parent", root, name);
-			if (read_line(path, netdev, sizeof(netdev)) ||
-			    strchr(netdev, '/'))
+			r = read_line(path, netdev, sizeof(netdev));
+			if (r == -PT_ENOTREG)
+				return r;
+			if (r || strchr(netdev, '/'))
 				continue;
 			snprintf(path, sizeof(path), "%s/class/net/%s/device",
 				 root, netdev);
@@ -149,6 +152,7 @@ static void ib_pass(const char *root, struct pt_topology *t,
 		if (d && !soft)
 			d->rdma_hw = true;
 	}
+	return 0;
 }
 
 int pt_rdma_join(const char *root, struct pt_topology *t)
@@ -156,7 +160,7 @@ int pt_rdma_join(const char *root, struct pt_topology *t)
 	char path[PATH_MAX];
 	struct dirent **ents;
 	size_t k;
-	int n, i;
+	int n, i, r = 0;
 
 	if (!root)
 		root = "/sys";
@@ -170,13 +174,16 @@ int pt_rdma_join(const char *root, struct pt_topology *t)
 	if (n < 0 && errno == ENOMEM)
 		return -ENOMEM;
 	if (n > 0) {
-		ib_pass(root, t, ents, n, false);
-		ib_pass(root, t, ents, n, true);
+		r = ib_pass(root, t, ents, n, false);
+		if (!r)
+			r = ib_pass(root, t, ents, n, true);
 	}
 	for (i = 0; i < n; i++)
 		free(ents[i]);
 	if (n >= 0)
 		free(ents);
+	if (r)
+		return r;
 	for (k = 0; k < t->n_devices; k++) {
 		struct pt_device *d = &t->devices[k];
 

@@ -23,7 +23,9 @@
  *           one sort, the first in name order.
  *   netdev  the first (in name order) of ROOT/bus/pci/devices/ADDR/net/.
  * Names are reset first. A tree without class/infiniband or class/net is
- * no error (no RDMA, no netdevs). Returns 0, or -ENOMEM.
+ * no error (no RDMA, no netdevs). Returns 0, -ENOMEM, or -PT_ENOTREG
+ * (rfile.h) for a `parent` that is no regular file, named in
+ * pt_sysfs_last_error().
  */
 int pt_rdma_join(const char *root, struct pt_topology *t);
 

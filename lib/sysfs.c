@@ -16,6 +16,7 @@
 #include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@
 
 #include "libpci_dl.h"
 #include "ptc_raw.h"
+#include "rfile.h"
 #include "sysfs.h"
 #include "sysfs_err.h"
 
@@ -162,19 +164,25 @@ struct ent {
 	int node;			/* index in nodes, -1 if not of interest */
 };
 
+/*
+ * The first file of the tree found to be no regular file (a FIFO where an
+ * attribute should be: rfile.h): the load fails, naming it, once the walk
+ * is over; per thread, like the message.
+ */
+static __thread bool bad_seen;
+
+static int note_bad(const char *path, int r)
+{
+	if (r == -PT_ENOTREG && !bad_seen) {
+		bad_seen = true;
+		pt_sysfs_set_err("%s: %s", path, pt_file_strerror(r));
+	}
+	return r;
+}
+
 static int read_text(const char *path, char *buf, size_t len)
 {
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = '\0';
-	return 0;
+	return note_bad(path, pt_file_read(path, buf, len, NULL));
 }
 
 /* Parent address and root bus from the realpath of the device's link. */
@@ -465,43 +473,22 @@ static int numa_of(const char *root, const struct ent *e)
 }
 
 /*
- * Config space in one read: 256 bytes, the whole 4 KiB for a PCIe device
- * (ACS lives past 256), handed to libpci as the device's cache. One read()
- * instead of one per register: the sysfs source costs a few syscalls per
- * device, which is what keeps it near the module's speed.
+ * Config space in one read, the whole 4 KiB where the device has it (ACS
+ * lives past 256), handed to libpci as the device's cache: one read()
+ * instead of one per register, which keeps the sysfs source near the
+ * module's speed, and libpci never opens the file itself.
  */
 static void load_config(const char *root, struct ent *e)
 {
 	char path[PATH_MAX];
-	ssize_t n;
-	int fd;
+	size_t n;
 
 	snprintf(path, sizeof(path), "%s/bus/pci/devices/%s/config", root,
 		 e->addr);
-	e->cfg = malloc(4096);
+	e->cfg = malloc(4096 + 1);	/* + the NUL pt_file_read() adds */
 	if (!e->cfg)
 		return;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	n = pread(fd, e->cfg, 256, 0);
-	/* Capabilities List bit and a PCIe capability in the chain: read on */
-	if (n == 256 && (e->cfg[PCI_STATUS] & PCI_STATUS_CAP_LIST)) {
-		unsigned int pos = e->cfg[PCI_CAPABILITY_LIST] & ~3U, hops = 0;
-
-		while (pos >= 0x40 && pos < 256 && hops++ < 48) {
-			if (e->cfg[pos] == PCI_CAP_ID_EXP) {
-				ssize_t m = pread(fd, e->cfg + 256, 4096 - 256, 256);
-
-				if (m > 0)
-					n += m;
-				break;
-			}
-			pos = e->cfg[pos + 1] & ~3U;
-		}
-	}
-	close(fd);
-	if (n > 0)
+	if (!note_bad(path, pt_file_read(path, e->cfg, 4096 + 1, &n)) && n > 0)
 		pci_setup_cache(e->pd, e->cfg, (int)n);
 }
 
@@ -533,6 +520,8 @@ static int walk(struct pt_sysfs_opts *o, const char *root,
 				(u32)pd->domain, pd->bus,
 				(u8)(pd->dev << 3 | pd->func));
 		load_config(root, &ents[i]);
+		if (bad_seen)
+			return -PT_ENOTREG;	/* before libpci reads it */
 		r = locate(root, &ents[i]);
 		if (r) {
 			pt_sysfs_set_err("%s/bus/pci/devices/%s: %s", root, ents[i].addr,
@@ -617,6 +606,8 @@ static int load_pci(struct pt_sysfs_opts *o, const char *root, char *dir,
 	pci_scan_bus(ls->acc);
 	ls->count = 0;
 	ls->err = walk(o, root, ls);
+	if (!ls->err && bad_seen)
+		ls->err = -PT_ENOTREG;
 	/* whether config space was readable past the first 64 bytes */
 	for (size_t i = 0; !ls->err && i < ls->n; i++) {
 		uint8_t b[4];
@@ -641,6 +632,7 @@ int pt_sysfs_load(struct pt_sysfs_opts *o, struct pt_topology *t)
 
 	memset(t, 0, sizeof(*t));
 	pt_sysfs_err[0] = '\0';
+	bad_seen = false;
 	o->flags = 0;
 	if (snprintf(dir, sizeof(dir), "%s/bus/pci", root) >= (int)sizeof(dir) ||
 	    snprintf(devs, sizeof(devs), "%s/bus/pci/devices", root) >=

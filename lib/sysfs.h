@@ -61,9 +61,11 @@ int pt_sysfs_load(struct pt_sysfs_opts *o, struct pt_topology *t);
  * DIR/devices/... with its attribute files and whole config space, the
  * DIR/bus/pci/devices links (relative), DIR/bus/pci/slots/N/address and
  * DIR/devices/system/node/nodeN/cpulist, each CPU's
- * topology/physical_package_id, and the class/infiniband and class/net
- * entries of PCI functions (rdma.h). Returns the number of PCI devices
- * saved. -EEXIST: DIR is not empty. (sysfs_copy.c)
+ * topology/physical_package_id, the class/infiniband and class/net
+ * entries of PCI functions (rdma.h), and DIR/module with the peer-memory
+ * modules' version files where ROOT has them (what doctor reads for
+ * GPUDirect RDMA). Returns the number of PCI devices saved. -EEXIST: DIR is
+ * not empty. (sysfs_copy.c)
  */
 int pt_sysfs_snapshot(const char *root, const char *dir);
 

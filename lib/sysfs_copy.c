@@ -3,7 +3,8 @@
  * libpcitopo: pt_sysfs_snapshot(), a copy of what the sysfs source reads
  * (sysfs.h): the PCI device directories with their attribute files and
  * config space, the bus/pci links, slots, NUMA nodes, CPU packages, IOMMU
- * groups and the class/net and class/infiniband entries of PCI functions.
+ * groups, the class/net and class/infiniband entries of PCI functions, and
+ * the peer-memory modules' files doctor reads.
  * A tree saved here reads back with pt_sysfs_load() as the live one did.
  */
 #include <dirent.h>
@@ -17,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "rfile.h"
 #include "sysfs.h"
 #include "sysfs_err.h"
 
@@ -48,9 +50,9 @@ static int copy_file(const char *src, const char *dst, size_t max)
 	ssize_t n;
 	int in, out, r = 0;
 
-	in = open(src, O_RDONLY | O_CLOEXEC);
+	in = pt_file_open(src);	/* rfile.h: a FIFO in a saved ROOT blocks */
 	if (in < 0)
-		return -errno;
+		return in;
 	out = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (out < 0) {
 		r = -errno;
@@ -167,7 +169,7 @@ static int snap_netdevs(const char *rp, const char *dir, const char *sub)
 		snprintf(dst, sizeof(dst), "%s/%s/net/%s", dir, sub, de->d_name);
 		r = mkdirs(dst);
 		if (r)
-			pt_sysfs_set_err("%s: %s", dst, strerror(-r));
+			pt_sysfs_set_err("%s: %s", dst, pt_file_strerror(r));
 	}
 	closedir(d);
 	return r;
@@ -220,14 +222,14 @@ static int snap_devices(const char *root, const char *rroot, const char *dir)
 			if (r == -ENOENT || r == -EACCES || r == -EPERM)
 				r = 0;	/* not every device has every file */
 			if (r)
-				pt_sysfs_set_err("%s: %s", src, strerror(-r));
+				pt_sysfs_set_err("%s: %s", src, pt_file_strerror(r));
 		}
 		if (!r)
 			r = snap_netdevs(rp, dir, sub);
 		if (!r) {
 			r = snap_iommu(root, rp, dir, sub);
 			if (r)
-				pt_sysfs_set_err("%s/iommu_group: %s", sub, strerror(-r));
+				pt_sysfs_set_err("%s/iommu_group: %s", sub, pt_file_strerror(r));
 		}
 		snprintf(rel, sizeof(rel), "../../../%s", sub);
 		snprintf(dst, sizeof(dst), "%s/bus/pci/devices/%s", dir,
@@ -274,7 +276,7 @@ static int snap_dir_files(const char *root, const char *dir, const char *sub,
 		if (!r)
 			r = copy_file(src, dst, 4096);
 		if (r)
-			pt_sysfs_set_err("%s: %s", src, strerror(-r));
+			pt_sysfs_set_err("%s: %s", src, pt_file_strerror(r));
 	}
 	closedir(d);
 	return r;
@@ -330,9 +332,48 @@ static int snap_class(const char *root, const char *dir, const char *cls)
 				r = -errno;
 		}
 		if (r)
-			pt_sysfs_set_err("%s: %s", dst, strerror(-r));
+			pt_sysfs_set_err("%s: %s", dst, pt_file_strerror(r));
 	}
 	closedir(d);
+	return r;
+}
+
+/*
+ * What `topoctl doctor` reads of the loaded modules: the files NCCL tests
+ * for GPUDirect RDMA (NCCL v2.30.7-1, src/transport/net_ib/gdr.cc:16-21).
+ * DIR/module is made where ROOT has one, so that the copy tells "none
+ * loaded" by what it lacks; each file is copied where it exists.
+ */
+static int snap_modules(const char *root, const char *dir)
+{
+	static const char *const files[] = {
+		"module/nvidia_peermem/version",
+		"kernel/mm/memory_peers/nv_mem/version",
+		"kernel/mm/memory_peers/nv_mem_nc/version",
+	};
+	char src[PATH_MAX], dst[PATH_MAX];
+	struct stat st;
+	size_t i;
+	int r;
+
+	snprintf(src, sizeof(src), "%s/module", root);
+	if (stat(src, &st) || !S_ISDIR(st.st_mode))
+		return 0;
+	snprintf(dst, sizeof(dst), "%s/module", dir);
+	r = mkdirs(dst);
+	for (i = 0; !r && i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(src, sizeof(src), "%s/%s", root, files[i]);
+		if (access(src, F_OK))
+			continue;
+		snprintf(dst, sizeof(dst), "%s/%s", dir, files[i]);
+		*strrchr(dst, '/') = '\0';
+		r = mkdirs(dst);
+		snprintf(dst, sizeof(dst), "%s/%s", dir, files[i]);
+		if (!r)
+			r = copy_file(src, dst, 256);
+	}
+	if (r)
+		pt_sysfs_set_err("%s: %s", dst, pt_file_strerror(r));
 	return r;
 }
 
@@ -346,7 +387,7 @@ int pt_sysfs_snapshot(const char *root, const char *dir)
 		root = "/sys";
 	r = is_dir_empty(dir);
 	if (r < 0) {
-		pt_sysfs_set_err("%s: %s", dir, strerror(-r));
+		pt_sysfs_set_err("%s: %s", dir, pt_file_strerror(r));
 		return r;
 	}
 	if (!r) {
@@ -361,7 +402,7 @@ int pt_sysfs_snapshot(const char *root, const char *dir)
 	}
 	r = mkdirs(dir);
 	if (r)
-		pt_sysfs_set_err("%s: %s", dir, strerror(-r));
+		pt_sysfs_set_err("%s: %s", dir, pt_file_strerror(r));
 	count = r ? r : snap_devices(root, rroot, dir);
 	free(rroot);
 	if (count < 0)
@@ -377,5 +418,7 @@ int pt_sysfs_snapshot(const char *root, const char *dir)
 		r = snap_class(root, dir, "infiniband");
 	if (!r)
 		r = snap_class(root, dir, "net");
+	if (!r)
+		r = snap_modules(root, dir);
 	return r ? r : count;
 }

@@ -5,7 +5,7 @@
  * processors and how many packages (distinct "physical id"). The parser
  * takes text (tests give it samples); ptm_cpuinfo_read() reads a file
  * whose path the caller chooses (/proc/cpuinfo, or one saved beside a
- * --sysfs tree). x86 only: other architectures' files have no vendor_id
+ * --sysfs tree) through lib/rfile.h. x86 only: other architectures' files have no vendor_id
  * and give PTM_CPU_UNKNOWN.
  */
 #include <errno.h>
@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "ptm.h"
+#include "rfile.h"
 
 #define CPUINFO_MAX	(8u << 20)	/* 1000+ processors fit */
 
@@ -111,37 +112,17 @@ int ptm_cpuinfo_parse(const char *text, struct ptm_cpuinfo *ci)
 
 int ptm_cpuinfo_read(const char *path, struct ptm_cpuinfo *ci)
 {
-	size_t cap = 65536, n = 0, got;
-	char *buf = malloc(cap + 1), *nb;
-	FILE *f;
+	char *buf = malloc(CPUINFO_MAX + 1);
 	int r;
 
 	if (!buf)
 		return -ENOMEM;
-	f = fopen(path, "r");
-	if (!f) {
-		r = -errno;
-		free(buf);
-		return r;
-	}
-	while ((got = fread(buf + n, 1, cap - n, f)) > 0) {
-		n += got;
-		if (n < cap)
-			continue;
-		if (cap >= CPUINFO_MAX)
-			break;
-		nb = realloc(buf, cap * 2 + 1);
-		if (!nb) {
-			fclose(f);
-			free(buf);
-			return -ENOMEM;
-		}
-		buf = nb;
-		cap *= 2;
-	}
-	r = ferror(f) ? -EIO : 0;
-	fclose(f);
-	buf[n] = '\0';
+	/*
+	 * rfile.h: a regular file only (--cpuinfo /dev/zero never ends, a
+	 * FIFO blocks), CPUINFO_MAX bytes at most; a longer file is cut there
+	 * and its first processor still parsed.
+	 */
+	r = pt_file_read(path, buf, CPUINFO_MAX + 1, NULL);
 	if (!r)
 		r = ptm_cpuinfo_parse(buf, ci);
 	free(buf);

@@ -3,9 +3,10 @@
  * libptmodel: the transport NCCL picks for a GPU pair and whether it uses
  * GPUDirect RDMA for a GPU-NIC pair, from the pair's path class, the CPU and
  * the NCCL_* variables. Written from the rules of NCCL 2.30.7
- * (makefiles/version.mk), src/graph/paths.cc: ncclGetLevel(),
- * ncclTopoCheckP2p(), ncclTopoCheckGdr() and ncclTopoComputePaths(); no code
- * of NCCL is copied. Line numbers below are those of that paths.cc.
+ * (makefiles/version.mk, tag v2.30.7-1), src/graph/paths.cc: ncclGetLevel(),
+ * ncclTopoCheckP2p(), ncclTopoCheckGdr() and ncclTopoComputePaths(), and
+ * the GDR support of src/transport/net_ib/ (gdr.cc, init.cc); no code of
+ * NCCL is copied. Bare line numbers below are those of that paths.cc.
  *
  * NCCL's path types are not nvidia-smi's: NCCL models each NUMA node as one
  * CPU node with the PCI trees below it (topo.h: "CPU ... Actually NUMA
@@ -134,13 +135,24 @@ static int ptc_p2p_default(const struct ptc_nccl_sys *sys,
 	return PTC_NCCL_PXB;
 }
 
-/* paths.cc:361-362: x86 AMD with at most two GPUs: P2P at any distance */
+/*
+ * paths.cc:361-362: x86 AMD with at most two GPUs: P2P at any distance.
+ * The count is system->nodes[DEV].count: the GPUs of the communicator's
+ * ranks on this node (topo.cc:1800-1803 detects the rank's own GPU,
+ * 1895-1900 fuses the node's ranks), not the machine's (a 2-GPU job on an
+ * 8-GPU AMD server gets it); 0 here is unknown, and the rule does not apply until
+ * known (ptc_nccl_gpu_pair() says what it would change).
+ */
+static bool ptc_amd_rule(const struct ptc_nccl_sys *sys)
+{
+	return sys->cpu == PTC_NCCL_CPU_AMD && sys->gpus && sys->gpus <= 2;
+}
+
 static int ptc_p2p_amd(const struct ptc_nccl_sys *sys,
 		       const struct ptc_nccl_env *env)
 {
 	(void)env;
-	return sys->cpu == PTC_NCCL_CPU_AMD && sys->gpus <= 2 ? PTC_NCCL_SYS :
-								 PTC_NCCL_UNSET;
+	return ptc_amd_rule(sys) ? PTC_NCCL_SYS : PTC_NCCL_UNSET;
 }
 
 /* paths.cc:365 via ncclGetLevel(): NCCL_P2P_LEVEL, when set and known */
@@ -214,13 +226,14 @@ static void ptc_nccl_apply(const struct ptc_nccl_rule *rules, u32 n,
 	}
 }
 
-void ptc_nccl_gpu_pair(const struct ptc_nccl_sys *sys,
-		       const struct ptc_nccl_env *env, u8 class,
-		       struct ptc_nccl_verdict *v)
+static void ptc_gpu_pair(const struct ptc_nccl_sys *sys,
+			 const struct ptc_nccl_env *env, u8 class,
+			 struct ptc_nccl_verdict *v)
 {
 	v->path = ptc_nccl_path_of(class);
 	v->read = false;
 	v->read_why = PTC_NCCL_WHY_DEFAULT;
+	v->cond = 0;
 	ptc_nccl_apply(ptc_p2p_rules, ARRAY_SIZE(ptc_p2p_rules), sys, env, v);
 	/* paths.cc:368: P2P when the path is no longer than the level */
 	if (v->path <= v->level) {
@@ -234,18 +247,70 @@ void ptc_nccl_gpu_pair(const struct ptc_nccl_sys *sys,
 	v->transport = env->shm_disable == 1 ? PTC_NCCL_T_NET : PTC_NCCL_T_SHM;
 }
 
+void ptc_nccl_gpu_pair(const struct ptc_nccl_sys *sys,
+		       const struct ptc_nccl_env *env, u8 class,
+		       struct ptc_nccl_verdict *v)
+{
+	struct ptc_nccl_sys amd = *sys;
+	struct ptc_nccl_verdict a;
+	u8 cond = 0;
+
+	ptc_gpu_pair(sys, env, class, v);
+	v->alt = v->transport;
+	/* the AMD rule undecided: what it would make of the pair */
+	if (sys->cpu == PTC_NCCL_CPU_UNKNOWN)
+		cond |= PTC_NCCL_COND_CPU;
+	if (!sys->gpus)
+		cond |= PTC_NCCL_COND_GPUS;
+	if (!cond || (sys->cpu != PTC_NCCL_CPU_AMD &&
+		      sys->cpu != PTC_NCCL_CPU_UNKNOWN) || sys->gpus > 2)
+		return;
+	amd.cpu = PTC_NCCL_CPU_AMD;
+	amd.gpus = 2;
+	ptc_gpu_pair(&amd, env, class, &a);
+	if (a.transport == v->transport)
+		return;
+	v->cond = cond;
+	v->alt = a.transport;
+}
+
 void ptc_nccl_gpu_nic(const struct ptc_nccl_sys *sys,
 		      const struct ptc_nccl_env *env, u8 class,
 		      struct ptc_nccl_verdict *v)
 {
 	v->path = ptc_nccl_path_of(class);
+	v->cond = 0;
 	ptc_nccl_apply(ptc_gdr_rules, ARRAY_SIZE(ptc_gdr_rules), sys, env, v);
 	/* paths.cc:528: no GDR when the NIC is farther than the level */
 	v->transport = v->path <= v->level ? PTC_NCCL_T_GDR : PTC_NCCL_T_NO_GDR;
+	v->alt = v->transport;
 	v->read = v->transport == PTC_NCCL_T_GDR;
 	v->read_why = PTC_NCCL_WHY_DEFAULT;
 	if (!v->read)
 		return;
+	/*
+	 * paths.cc:485: none unless the NIC supports GDR, which topo.cc:1651-
+	 * 1652 sets from the network plugin's pointer support: NCCL_PTR_CUDA
+	 * with a peer-memory module loaded (net_ib/init.cc:547-549; gdr.cc:
+	 * 16-21 looks for nv_peer_mem's memory_peers files or
+	 * /sys/module/nvidia_peermem/version), or NCCL_PTR_DMABUF where
+	 * DMA-BUF works (init.cc:551-553, gdr.cc:46-83: the NIC's
+	 * ibv_reg_dmabuf_mr; src/init.cc:399-420: the GPU driver's, off with
+	 * NCCL_DMABUF_ENABLE=0). Whether DMA-BUF works is never known here.
+	 */
+	if (sys->peermem != PTC_NCCL_PEERMEM_LOADED) {
+		if (sys->peermem == PTC_NCCL_PEERMEM_UNKNOWN)
+			v->cond |= PTC_NCCL_COND_PEERMEM;
+		if (env->dmabuf_enable != 0)
+			v->cond |= PTC_NCCL_COND_DMABUF;
+		if (!v->cond) {
+			v->transport = v->alt = PTC_NCCL_T_NO_GDR;
+			v->why = PTC_NCCL_WHY_NO_PEERMEM;
+			v->read = false;
+			return;
+		}
+		v->alt = PTC_NCCL_T_NO_GDR;
+	}
 	/* paths.cc:492: NCCL_NET_GDR_READ=0: no GDR for sends */
 	if (env->gdr_read == 0) {
 		v->read = false;

@@ -87,7 +87,8 @@ struct ptm_cpuinfo {
 };
 /* Parse /proc/cpuinfo text (NUL-terminated). -ENODATA: no processor. */
 int ptm_cpuinfo_parse(const char *text, struct ptm_cpuinfo *out);
-/* Read and parse the file at path: -errno of open/read, -ENOMEM, -ENODATA. */
+/* Read and parse the file at path (lib/rfile.h: a regular file only):
+ * -errno of stat/open/read, -PT_ENOTREG, -ENOMEM, -ENODATA. */
 int ptm_cpuinfo_read(const char *path, struct ptm_cpuinfo *out);
 
 /* One SMBIOS type 17 structure. */

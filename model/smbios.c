@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "ptm.h"
+#include "rfile.h"
 
 static unsigned int word(const u8 *b, size_t off)
 {
@@ -122,9 +123,8 @@ int ptm_smbios_read(const char *dir, struct ptm_meminfo *m)
 	struct dirent *de;
 	unsigned int rated = 0, conf = 0;
 	int r = 0, denied = 0;
-	u8 raw[4096];
+	u8 raw[4096 + 1];	/* + pt_file_read()'s NUL */
 	size_t n;
-	FILE *f;
 	DIR *d;
 
 	memset(m, 0, sizeof(*m));
@@ -135,14 +135,12 @@ int ptm_smbios_read(const char *dir, struct ptm_meminfo *m)
 		if (strncmp(de->d_name, "17-", 3))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s/raw", dir, de->d_name);
-		f = fopen(path, "rb");
-		if (!f) {
-			if (errno == EACCES || errno == EPERM)
-				denied = -errno;
+		/* rfile.h: a FIFO in a saved tree would block; skipped */
+		r = pt_file_read(path, raw, sizeof(raw), &n);
+		if (r == -EACCES || r == -EPERM)
+			denied = r;
+		if (r)
 			continue;
-		}
-		n = fread(raw, 1, sizeof(raw), f);
-		fclose(f);
 		if (ptm_smbios17_parse(raw, n, &dm))
 			continue;
 		m->devices++;
@@ -156,6 +154,7 @@ int ptm_smbios_read(const char *dir, struct ptm_meminfo *m)
 			m->type = dm.type;
 	}
 	closedir(d);
+	r = 0;
 	if (!m->devices)
 		r = denied ? denied : -ENOENT;
 	m->mts = conf ? conf : rated;

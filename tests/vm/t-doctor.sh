@@ -16,7 +16,7 @@
 #     (out/aer-ready), this script injects a correctable and a non-fatal
 #     error into the root port above gpu0 through QMP (qmp-hmp,
 #     pcie_aer_inject_error) and answers (out/aer-injected); the guest
-#     checks the error finding (and the warning, where QEMU forwards
+#     checks the error finding (and the correctable note, where QEMU forwards
 #     ERR_COR: 7.2 does not).
 #  2. guest/check_doctor_iommu.sh pt, intel_iommu=on iommu=pt: identity
 #     groups (notes, no warning).
