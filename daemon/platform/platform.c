@@ -274,7 +274,9 @@ static int parse_layouts(struct pctx *c, config_setting_t *root,
 {
 	static const char *const keys[] = { "code", "gpus", "select", NULL };
 	config_setting_t *ls;
+	char list[64];
 	int ret = 0, n, count = 0;
+	u8 a, b;
 
 	ls = need(c, root, "layouts", CONFIG_TYPE_GROUP, &ret);
 	if (!ls)
@@ -289,7 +291,8 @@ static int parse_layouts(struct pctx *c, config_setting_t *root,
 
 		if (!id)
 			return perr(c, l, "layouts.%s: unknown layout (expected "
-				    "balance, common or cascade)", name);
+				    "one of: %s)", name,
+				    ptc_layout_list(list, sizeof(list), ", "));
 		if (config_setting_type(l) != CONFIG_TYPE_GROUP)
 			return perr(c, l, "layouts.%s must be a group { ... }",
 				    name);
@@ -313,10 +316,11 @@ static int parse_layouts(struct pctx *c, config_setting_t *root,
 	}
 	if (count < 2)
 		return perr(c, ls, "layouts: %d layout%s defined; a server "
-			    "that switches needs at least two of balance, "
-			    "common, cascade", count, count == 1 ? "" : "s");
-	for (int a = 1; a < __PCITOPO_LAYOUT_MAX; a++)
-		for (int b = a + 1; b < __PCITOPO_LAYOUT_MAX; b++)
+			    "that switches needs at least two of %s", count,
+			    count == 1 ? "" : "s",
+			    ptc_layout_list(list, sizeof(list), ", "));
+	for (a = ptc_layout_first(); a; a = ptc_layout_next(a))
+		for (b = ptc_layout_next(a); b; b = ptc_layout_next(b))
 			if (p->layouts[a].present && p->layouts[b].present &&
 			    p->layouts[a].code == p->layouts[b].code)
 				return perr(c, ls, "layouts: %s and %s have the "
@@ -360,6 +364,7 @@ static int parse_status(struct pctx *c, config_setting_t *root,
 	struct pt_plat_status *sp = &p->status;
 	config_setting_t *st, *ss;
 	int ret = 0;
+	u8 l;
 	long long v;
 
 	st = need(c, root, "status", CONFIG_TYPE_GROUP, &ret);
@@ -408,7 +413,7 @@ static int parse_status(struct pctx *c, config_setting_t *root,
 					    skeys[j], skeys[i],
 					    sp->state_val[i]);
 	}
-	for (int l = 1; l < __PCITOPO_LAYOUT_MAX; l++)
+	for (l = ptc_layout_first(); l; l = ptc_layout_next(l))
 		if (p->layouts[l].present &&
 		    p->layouts[l].code == sp->no_layout)
 			return perr(c, st, "status.no_layout = %u is also the "
@@ -698,6 +703,7 @@ int pt_platform_decode_status(const struct pt_platform *plat,
 			      size_t errlen)
 {
 	const struct pt_plat_status *sp = &plat->status;
+	u8 l;
 
 	memset(job, 0, sizeof(*job));
 	if (len < sp->length) {
@@ -716,7 +722,7 @@ int pt_platform_decode_status(const struct pt_platform *plat,
 	job->raw_pending = sp->pending_off >= 0 ? rsp[sp->pending_off] :
 			   sp->no_layout;
 	job->current = job->pending = PCITOPO_LAYOUT_UNKNOWN;
-	for (int l = 1; l < __PCITOPO_LAYOUT_MAX; l++) {
+	for (l = ptc_layout_first(); l; l = ptc_layout_next(l)) {
 		if (!plat->layouts[l].present)
 			continue;
 		if (plat->layouts[l].code == job->raw_current)

@@ -91,10 +91,12 @@ static enum terr check_request(struct topod *d, const char *name,
 			       uint64_t flags, enum pcitopo_layout *l,
 			       char *msg, size_t len)
 {
+	char list[64];
+
 	*l = ptc_layout_by_name(name);
 	if (!*l) {
-		snprintf(msg, len, "\"%s\" is not a layout (balance, common, "
-			 "cascade)", name);
+		snprintf(msg, len, "\"%s\" is not a layout (%s)", name,
+			 ptc_layout_list(list, sizeof(list), ", "));
 		return TERR_INVALID_LAYOUT;
 	}
 	if (flags & ~TOPOD_F_ALL) {
@@ -217,11 +219,11 @@ static int method_status(sd_bus_message *m, void *userdata,
 	APPEND(s, "BMC", "s", d->cfg.transport == BMC_INBAND ? d->cfg.device :
 	       d->cfg.host);
 	{
-		const char *supported[4] = { NULL };
+		const char *supported[__PCITOPO_LAYOUT_MAX + 1] = { NULL };
 		unsigned int n = 0;
+		u8 l;
 
-		for (int l = PCITOPO_LAYOUT_BALANCE;
-		     l <= PCITOPO_LAYOUT_CASCADE; l++)
+		for (l = ptc_layout_first(); l; l = ptc_layout_next(l))
 			if (d->plat.layouts[l].present)
 				supported[n++] = ptc_layout_name(l);
 		r = sd_bus_message_open_container(reply, 'e', "sv");

@@ -96,7 +96,9 @@ static void print_platform(const char *path, const struct pt_platform *p)
 	       p->name, p->vendor, p->model, pt_platform_method_name(p->method),
 	       pt_platform_apply_name(p->apply));
 	printf("layouts: ");
-	for (int l = PCITOPO_LAYOUT_BALANCE; l <= PCITOPO_LAYOUT_CASCADE; l++) {
+	u8 l;
+
+	for (l = ptc_layout_first(); l; l = ptc_layout_next(l)) {
 		if (!p->layouts[l].present)
 			continue;
 		printf("%s%s (%u GPUs)", sep,

@@ -248,8 +248,7 @@ static int fake_snapshot(struct hw *h, struct hw_snap *s, char *err,
 		s->ngpus = n;
 		s->layout = PCITOPO_LAYOUT_OTHER;
 		snprintf(s->reason, sizeof(s->reason), "%u GPUs", n);
-	} else if (cur >= PCITOPO_LAYOUT_BALANCE &&
-		   cur <= PCITOPO_LAYOUT_CASCADE) {
+	} else if (cur >= 0 && ptc_layout_switchable((u8)cur)) {
 		s->layout = (enum pcitopo_layout)cur;
 		snprintf(s->reason, sizeof(s->reason), "stand-in: BMC state");
 	} else {

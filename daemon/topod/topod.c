@@ -406,8 +406,7 @@ int main(int argc, char **argv)
 	snprintf(d.last_error, sizeof(d.last_error), "%s",
 		 d.committed.last_error);
 	topod_refresh(&d, false);
-	if (!d.committed.layout && d.layout >= PCITOPO_LAYOUT_BALANCE &&
-	    d.layout <= PCITOPO_LAYOUT_CASCADE) {
+	if (!d.committed.layout && ptc_layout_switchable((u8)d.layout)) {
 		d.committed.layout = d.layout;
 		(void)tj_committed_write(d.cfg.state_dir, &d.committed);
 	}
