@@ -57,6 +57,7 @@ int bus_reply_error(sd_bus_message *m, enum terr e, int errnum,
 
 static void set_layout_authorized(struct topod *d, sd_bus_message *m)
 {
+	char msg[TOPOD_MSG_LEN];
 	const char *name;
 	uint64_t flags;
 	enum pcitopo_layout l;
@@ -71,11 +72,8 @@ static void set_layout_authorized(struct topod *d, sd_bus_message *m)
 	}
 	l = ptc_layout_by_name(name);
 	/* a request that raced ours while polkit thought */
-	if (d->job) {
-		(void)sd_bus_reply_method_errorf(m, TOPOD_ERR_BUSY,
-			"a switch to %s is in progress (%s)",
-			ptc_layout_name(d->target),
-			d->phase[0] ? d->phase : "starting");
+	if (request_busy(d, msg, sizeof(msg)) != TERR_OK) {
+		(void)bus_reply_error(m, TERR_BUSY, 0, msg);
 		return;
 	}
 	r = topod_start_job(d, JOB_SWITCH, l, flags, NULL);
@@ -84,38 +82,6 @@ static void set_layout_authorized(struct topod *d, sd_bus_message *m)
 		return;
 	}
 	d->pending_call = sd_bus_message_ref(m);
-}
-
-/* SetLayout's checks before polkit, in its order (PlanLayout too). */
-static enum terr check_request(struct topod *d, const char *name,
-			       uint64_t flags, enum pcitopo_layout *l,
-			       char *msg, size_t len)
-{
-	char list[64];
-
-	*l = ptc_layout_by_name(name);
-	if (!*l) {
-		snprintf(msg, len, "\"%s\" is not a layout (%s)", name,
-			 ptc_layout_list(list, sizeof(list), ", "));
-		return TERR_INVALID_LAYOUT;
-	}
-	if (flags & ~TOPOD_F_ALL) {
-		snprintf(msg, len, "unknown flags 0x%llx",
-			 (unsigned long long)(flags & ~TOPOD_F_ALL));
-		return TERR_INVALID_ARGS;
-	}
-	if (!d->plat.layouts[*l].present) {
-		snprintf(msg, len, "platform %s does not support the %s layout",
-			 d->plat.name, name);
-		return TERR_UNSUPPORTED;
-	}
-	if (d->job) {
-		snprintf(msg, len, "a switch to %s is in progress (%s)",
-			 ptc_layout_name(d->target),
-			 d->phase[0] ? d->phase : "starting");
-		return TERR_BUSY;
-	}
-	return TERR_OK;
 }
 
 static int method_set_layout(sd_bus_message *m, void *userdata,
@@ -132,7 +98,7 @@ static int method_set_layout(sd_bus_message *m, void *userdata,
 	r = sd_bus_message_read(m, "st", &name, &flags);
 	if (r < 0)
 		return r;
-	e = check_request(d, name, flags, &l, msg, sizeof(msg));
+	e = request_check(d, name, flags, &l, msg, sizeof(msg));
 	if (e != TERR_OK)
 		return sd_bus_error_set(error, terr_name(e), msg);
 	return polkit_check(d, m, set_layout_authorized, error);
@@ -154,7 +120,7 @@ static int method_plan_layout(sd_bus_message *m, void *userdata,
 	r = sd_bus_message_read(m, "st", &name, &flags);
 	if (r < 0)
 		return r;
-	e = check_request(d, name, flags, &l, msg, sizeof(msg));
+	e = request_check(d, name, flags, &l, msg, sizeof(msg));
 	if (e == TERR_INVALID_LAYOUT || e == TERR_INVALID_ARGS)
 		return sd_bus_error_set(error, terr_name(e), msg);
 	return plan_request(d, m, l, flags,

@@ -286,9 +286,8 @@ static int preflight_checks(struct run *r)
 	char err[TOPOD_MSG_LEN], who[TOPOD_MSG_LEN];
 	unsigned int want;
 
-	if (!p->layouts[r->to].present &&
-	    refuse(r, TERR_UNSUPPORTED, "platform %s has no layout %s",
-		   p->name, ptc_layout_name(r->to)))
+	if (request_supported(p, r->to, err, sizeof(err)) != TERR_OK &&
+	    refuse(r, TERR_UNSUPPORTED, "%s", err))
 		return -1;
 	/* a switch follows the module's events later; a dry run does not */
 	if (hw_open(r->cfg, p, !pl, &r->hw, err, sizeof(err))) {

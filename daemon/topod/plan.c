@@ -202,13 +202,9 @@ static void reply_plan(struct topod *d, struct plan_call *c, struct tplan *pl)
 
 	/* a switch that started meanwhile: SetLayout says Busy now (only
 	 * Unsupported comes before it) */
-	if (d->job && pl->err != TERR_UNSUPPORTED) {
+	if (pl->err != TERR_UNSUPPORTED &&
+	    request_busy(d, pl->msg, sizeof(pl->msg)) != TERR_OK)
 		pl->err = TERR_BUSY;
-		snprintf(pl->msg, sizeof(pl->msg),
-			 "a switch to %s is in progress (%s)",
-			 ptc_layout_name(d->target),
-			 d->phase[0] ? d->phase : "starting");
-	}
 	redact_message(c, pl);
 	r = sd_bus_message_new_method_return(c->m, &reply);
 	if (r >= 0)

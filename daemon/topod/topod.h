@@ -13,6 +13,7 @@
  *   topod.c    options, start-up, event loop, messages from the worker
  *   config.c   /etc/pcitopo/topod.conf
  *   bus.c      the org.pcitopo.Topod1 vtable, properties, signals, errors
+ *   request.c  what SetLayout and PlanLayout check of a request
  *   polkit.c   authorization of SetLayout (and PlanLayout's question)
  *   job.c      the phases of a switch, rollback, recovery; the dry run
  *   plan.c     PlanLayout: the dry run's queue, thread and answer
@@ -265,6 +266,18 @@ int polkit_check(struct topod *d, sd_bus_message *m, auth_done_fn done,
 typedef void (*auth_query_fn)(void *userdata, const char *answer);
 int polkit_query(struct topod *d, sd_bus_message *m, auth_query_fn answer,
 		 void *userdata, sd_bus_error *error);
+
+/* request.c: SetLayout's and PlanLayout's checks of a request, in
+ * SetLayout's order (InvalidLayout, InvalidArgs, Unsupported, Busy), each
+ * refusal with its one message; TERR_OK, or the refusal with msg set.
+ * request_supported() reads the platform only (preflight's thread too),
+ * the others the main thread's state. */
+enum terr request_check(const struct topod *d, const char *name,
+			uint64_t flags, enum pcitopo_layout *l, char *msg,
+			size_t len);
+enum terr request_supported(const struct pt_platform *p,
+			    enum pcitopo_layout l, char *msg, size_t len);
+enum terr request_busy(const struct topod *d, char *msg, size_t len);
 
 /* plan.c: PlanLayout after bus.c validated it (err: Unsupported, found
  * there, else TERR_OK); TM_PLAN; at exit, the dry runs still waiting. */
