@@ -172,6 +172,19 @@ static void before_from_journal(struct run *r)
 					   r->ports, TJ_MAX_PORTS, &r->nports);
 }
 
+/*
+ * GPUn: the nth GPU in bus order (hw_snapshot()'s order, the module's
+ * numbering and nvidia-smi's); -1 if addr is none of s's GPUs. The one place
+ * here that numbers GPUs, so that the library's rule can replace it.
+ */
+static int gpu_number(const struct hw_snap *s, const char *addr)
+{
+	for (unsigned int i = 0; i < s->ngpus; i++)
+		if (!strcmp(s->gpus[i].addr, addr))
+			return (int)i;
+	return -1;
+}
+
 /* Fail the phase: sets r->terr/err, announces it, returns -1. */
 static int fail(struct run *r, enum terr e, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -712,8 +725,9 @@ static int do_verify(struct run *r, const char *name, enum pcitopo_layout l,
 		    ((a->link_flags & PCITOPO_LINK_F_WIDTH_DOWN) &&
 		     !(b->link_flags & PCITOPO_LINK_F_WIDTH_DOWN)))
 			return fail(r, TERR_VERIFY,
-				    "GPU%u (%s): link x%u %u MT/s%s, was x%u %u MT/s",
-				    i, a->addr, a->link_max_width,
+				    "GPU%d (%s): link x%u %u MT/s%s, was x%u %u MT/s",
+				    gpu_number(after, a->addr), a->addr,
+				    a->link_max_width,
 				    a->link_max_speed,
 				    (a->link_flags & PCITOPO_LINK_F_WIDTH_DOWN) ?
 				    " downtrained" : "", b->link_max_width,
@@ -1214,10 +1228,7 @@ static void run_plan(struct run *r)
 	pl->nmoving = r->ndevs;
 	for (unsigned int i = 0; i < r->ndevs; i++) {
 		memcpy(pl->moving[i], r->devs[i], PCITOPO_ADDR_LEN);
-		pl->moving_index[i] = -1;
-		for (unsigned int k = 0; k < r->before.ngpus; k++)
-			if (!strcmp(r->before.gpus[k].addr, r->devs[i]))
-				pl->moving_index[i] = (int)k;
+		pl->moving_index[i] = gpu_number(&r->before, r->devs[i]);
 	}
 	/* ports are detached (and drivers unbound) by online switches only */
 	if (pl->outcome == TO_ONLINE) {
