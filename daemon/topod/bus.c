@@ -148,8 +148,9 @@ static int method_recheck(sd_bus_message *m, void *userdata,
 	return sd_bus_reply_method_return(m, "");
 }
 
-#define APPEND(type, key, sig, val) do { \
-	r = sd_bus_message_append(reply, "{sv}", key, sig, val); \
+/* one {sv} of an answer: k is topod1.h's key (name, signature) */
+#define APPEND(k, val) do { \
+	r = sd_bus_message_append(reply, "{sv}", k, val); \
 	if (r < 0) goto fail; } while (0)
 
 static int method_status(sd_bus_message *m, void *userdata,
@@ -167,23 +168,24 @@ static int method_status(sd_bus_message *m, void *userdata,
 	r = sd_bus_message_open_container(reply, 'a', "{sv}");
 	if (r < 0)
 		goto fail;
-	APPEND(s, "Layout", "s", ptc_layout_name(d->layout));
-	APPEND(s, "Reason", "s", d->reason);
-	APPEND(s, "PendingLayout", "s",
+	APPEND(TOPOD_STATUS_LAYOUT, ptc_layout_name(d->layout));
+	APPEND(TOPOD_STATUS_REASON, d->reason);
+	APPEND(TOPOD_STATUS_PENDING_LAYOUT,
 	       d->pending ? ptc_layout_name(d->pending) : "");
-	APPEND(s, "State", "s", tstate_name(d->state));
-	APPEND(s, "Phase", "s", d->phase);
-	APPEND(s, "Target", "s", d->job ? ptc_layout_name(d->target) : "");
-	APPEND(s, "LastError", "s", d->last_error);
-	APPEND(t, "Generation", "t", d->committed.generation);
-	APPEND(s, "CommittedLayout", "s", ptc_layout_name(d->committed.layout));
-	APPEND(s, "Platform", "s", d->plat.name);
-	APPEND(s, "Method", "s", pt_platform_method_name(d->plat.method));
-	APPEND(s, "Apply", "s", pt_platform_apply_name(d->plat.apply));
-	APPEND(u, "GPUs", "u", d->gpus);
-	APPEND(t, "ModuleGeneration", "t", d->module_generation);
-	APPEND(s, "BMC", "s", d->cfg.transport == BMC_INBAND ? d->cfg.device :
-	       d->cfg.host);
+	APPEND(TOPOD_STATUS_STATE, tstate_name(d->state));
+	APPEND(TOPOD_STATUS_PHASE, d->phase);
+	APPEND(TOPOD_STATUS_TARGET, d->job ? ptc_layout_name(d->target) : "");
+	APPEND(TOPOD_STATUS_LAST_ERROR, d->last_error);
+	APPEND(TOPOD_STATUS_GENERATION, d->committed.generation);
+	APPEND(TOPOD_STATUS_COMMITTED_LAYOUT,
+	       ptc_layout_name(d->committed.layout));
+	APPEND(TOPOD_STATUS_PLATFORM, d->plat.name);
+	APPEND(TOPOD_STATUS_METHOD, pt_platform_method_name(d->plat.method));
+	APPEND(TOPOD_STATUS_APPLY, pt_platform_apply_name(d->plat.apply));
+	APPEND(TOPOD_STATUS_GPUS, d->gpus);
+	APPEND(TOPOD_STATUS_MODULE_GENERATION, d->module_generation);
+	APPEND(TOPOD_STATUS_BMC, d->cfg.transport == BMC_INBAND ?
+	       d->cfg.device : d->cfg.host);
 	{
 		const char *supported[__PCITOPO_LAYOUT_MAX + 1] = { NULL };
 		unsigned int n = 0;
@@ -194,9 +196,11 @@ static int method_status(sd_bus_message *m, void *userdata,
 				supported[n++] = ptc_layout_name(l);
 		r = sd_bus_message_open_container(reply, 'e', "sv");
 		if (r >= 0)
-			r = sd_bus_message_append(reply, "s", "Layouts");
+			r = sd_bus_message_append(reply, "s",
+						  TOPOD_KEY(TOPOD_STATUS_LAYOUTS));
 		if (r >= 0)
-			r = sd_bus_message_open_container(reply, 'v', "as");
+			r = sd_bus_message_open_container(reply, 'v',
+							  TOPOD_SIG(TOPOD_STATUS_LAYOUTS));
 		if (r >= 0)
 			r = sd_bus_message_append_strv(reply, (char **)supported);
 		if (r >= 0)

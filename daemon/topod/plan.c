@@ -45,11 +45,13 @@ static void call_free(struct plan_call *c)
 
 /* --- the answer --------------------------------------------------------- */
 
-#define ADD(key, sig, ...) do { \
-	r = sd_bus_message_append(reply, "{sv}", key, sig, __VA_ARGS__); \
+/* one {sv} of the plan: k is topod1.h's key (name, signature) */
+#define ADD(k, ...) do { \
+	r = sd_bus_message_append(reply, "{sv}", k, __VA_ARGS__); \
 	if (r < 0) return r; } while (0)
 
-/* open {sv} with key and a variant of type sig */
+/* open {sv} with key and a variant of type sig (open_entry(reply, k) with
+ * topod1.h's key) */
 static int open_entry(sd_bus_message *reply, const char *key, const char *sig)
 {
 	int r = sd_bus_message_open_container(reply, 'e', "sv");
@@ -75,48 +77,48 @@ static int append_plan(sd_bus_message *reply, const struct topod *d,
 	bool named = !strcmp(c->auth, "yes");
 	int r;
 
-	ADD("CurrentLayout", "s", ptc_layout_name(pl->from));
-	ADD("TargetLayout", "s", ptc_layout_name(pl->to));
-	ADD("Flags", "t", pl->flags);
-	ADD("Checked", "b", (int)pl->checked);
-	ADD("Proceed", "b", (int)(pl->err == TERR_OK));
-	ADD("Error", "s", pl->err == TERR_OK ? "" : terr_name(pl->err));
-	ADD("Message", "s", pl->msg);
-	ADD("Authorization", "s", c->auth);
-	ADD("State", "s", tstate_name(d->state));
-	ADD("Phase", "s", d->phase);
-	ADD("NoOp", "b", (int)(pl->outcome == TO_NONE));
-	ADD("Outcome", "s", toutcome_name(pl->outcome));
-	ADD("Method", "s", pt_platform_method_name(p->method));
-	ADD("Apply", "s", pt_platform_apply_name(p->apply));
+	ADD(TOPOD_PLAN_CURRENT_LAYOUT, ptc_layout_name(pl->from));
+	ADD(TOPOD_PLAN_TARGET_LAYOUT, ptc_layout_name(pl->to));
+	ADD(TOPOD_PLAN_FLAGS, pl->flags);
+	ADD(TOPOD_PLAN_CHECKED, (int)pl->checked);
+	ADD(TOPOD_PLAN_PROCEED, (int)(pl->err == TERR_OK));
+	ADD(TOPOD_PLAN_ERROR, pl->err == TERR_OK ? "" : terr_name(pl->err));
+	ADD(TOPOD_PLAN_MESSAGE, pl->msg);
+	ADD(TOPOD_PLAN_AUTHORIZATION, c->auth);
+	ADD(TOPOD_PLAN_STATE, tstate_name(d->state));
+	ADD(TOPOD_PLAN_PHASE, d->phase);
+	ADD(TOPOD_PLAN_NOOP, (int)(pl->outcome == TO_NONE));
+	ADD(TOPOD_PLAN_OUTCOME, toutcome_name(pl->outcome));
+	ADD(TOPOD_PLAN_METHOD, pt_platform_method_name(p->method));
+	ADD(TOPOD_PLAN_APPLY, pt_platform_apply_name(p->apply));
 	/* for this switch (unknown while a switch is in flight: the platform) */
-	ADD("PowerCycleNeeded", "b", (int)(pl->outcome == TO_PENDING ||
+	ADD(TOPOD_PLAN_POWER_CYCLE_NEEDED, (int)(pl->outcome == TO_PENDING ||
 	    pl->outcome == TO_POWER_CYCLE || (pl->outcome == TO_UNKNOWN &&
 	    p->apply == PT_PLAT_APPLY_POWER_CYCLE)));
-	ADD("PowerCycleAllowed", "b",
+	ADD(TOPOD_PLAN_POWER_CYCLE_ALLOWED,
 	    (int)!!(pl->flags & TOPOD_F_POWER_CYCLE));
-	ADD("Select", "b", (int)pl->select);
-	ADD("BudgetMs", "t", pl->budget_ms);
-	ADD("Platform", "s", p->name);
+	ADD(TOPOD_PLAN_SELECT, (int)pl->select);
+	ADD(TOPOD_PLAN_BUDGET_MS, pl->budget_ms);
+	ADD(TOPOD_PLAN_PLATFORM, p->name);
 	/* the BMC, as its status said */
-	ADD("BMC", "s", d->cfg.transport == BMC_INBAND ? d->cfg.device :
+	ADD(TOPOD_PLAN_BMC, d->cfg.transport == BMC_INBAND ? d->cfg.device :
 	    d->cfg.host);
-	ADD("BMCReachable", "b", (int)pl->bmc_ok);
-	ADD("BMCError", "s", pl->bmc_error);
-	ADD("BMCState", "s", pl->bmc_ok ? pt_platform_state_name(pl->bj.state) :
+	ADD(TOPOD_PLAN_BMC_REACHABLE, (int)pl->bmc_ok);
+	ADD(TOPOD_PLAN_BMC_ERROR, pl->bmc_error);
+	ADD(TOPOD_PLAN_BMC_STATE, pl->bmc_ok ? pt_platform_state_name(pl->bj.state) :
 	    "");
-	ADD("BMCJob", "i", pl->bmc_ok ? pl->bj.job : -1);
-	ADD("BMCCurrent", "s", pl->bmc_ok ? ptc_layout_name(pl->bj.current) :
+	ADD(TOPOD_PLAN_BMC_JOB, pl->bmc_ok ? pl->bj.job : -1);
+	ADD(TOPOD_PLAN_BMC_CURRENT, pl->bmc_ok ? ptc_layout_name(pl->bj.current) :
 	    "");
-	ADD("BMCPending", "s", pl->bmc_ok && pl->bj.pending ?
+	ADD(TOPOD_PLAN_BMC_PENDING, pl->bmc_ok && pl->bj.pending ?
 	    ptc_layout_name(pl->bj.pending) : "");
 	/* the module */
-	ADD("ModuleLayout", "s",
+	ADD(TOPOD_PLAN_MODULE_LAYOUT,
 	    pl->hw_ok ? ptc_layout_name(pl->module_layout) : "");
-	ADD("GPUs", "u", pl->gpus);
-	ADD("GPUsExpected", "u", pl->gpus_expected);
+	ADD(TOPOD_PLAN_GPUS, pl->gpus);
+	ADD(TOPOD_PLAN_GPUS_EXPECTED, pl->gpus_expected);
 	/* the GPUs that move: (GPUn, address) */
-	r = open_entry(reply, "MovingGPUs", "a(ss)");
+	r = open_entry(reply, TOPOD_PLAN_MOVING_GPUS);
 	if (r >= 0)
 		r = sd_bus_message_open_container(reply, 'a', "(ss)");
 	for (unsigned int i = 0; r >= 0 && i < pl->nmoving; i++) {
@@ -132,8 +134,8 @@ static int append_plan(sd_bus_message *reply, const struct topod *d,
 		r = close_entry(reply);
 	if (r < 0)
 		return r;
-	ADD("Detach", "b", (int)(pl->outcome == TO_ONLINE));
-	r = open_entry(reply, "DetachPorts", "as");
+	ADD(TOPOD_PLAN_DETACH, (int)(pl->outcome == TO_ONLINE));
+	r = open_entry(reply, TOPOD_PLAN_DETACH_PORTS);
 	if (r >= 0)
 		r = sd_bus_message_open_container(reply, 'a', "s");
 	for (unsigned int i = 0; r >= 0 && i < pl->nports; i++)
@@ -146,7 +148,7 @@ static int append_plan(sd_bus_message *reply, const struct topod *d,
 		return r;
 	/* holders: (GPU address, pid, command, file); 0, "", "" unless the
 	 * caller may switch */
-	r = open_entry(reply, "Holders", "a(suss)");
+	r = open_entry(reply, TOPOD_PLAN_HOLDERS);
 	if (r >= 0)
 		r = sd_bus_message_open_container(reply, 'a', "(suss)");
 	for (unsigned int i = 0; r >= 0 && i < pl->nholders; i++)
@@ -160,10 +162,10 @@ static int append_plan(sd_bus_message *reply, const struct topod *d,
 		r = close_entry(reply);
 	if (r < 0)
 		return r;
-	ADD("HoldersNamed", "b", (int)named);
+	ADD(TOPOD_PLAN_HOLDERS_NAMED, (int)named);
 	/* the platform's stop_units: (name, active now, would be stopped) */
-	ADD("Systemd", "b", (int)pl->systemd);
-	r = open_entry(reply, "Units", "a(sbb)");
+	ADD(TOPOD_PLAN_SYSTEMD, (int)pl->systemd);
+	r = open_entry(reply, TOPOD_PLAN_UNITS);
 	if (r >= 0)
 		r = sd_bus_message_open_container(reply, 'a', "(sbb)");
 	for (unsigned int i = 0; r >= 0 && i < p->nunits; i++)
