@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "hostside.h"
 #include "ipmi.h"
 #include "nfd.h"
 #include "topod.h"
@@ -151,9 +152,7 @@ int topod_check(const char *config)
 		printf("labels:   %s/%s (NFD)%s\n", cfg.nfd_dir, NFD_FILE,
 		       access(cfg.nfd_dir, F_OK) ? "; the directory is missing: "
 		       "no labels until it is there" : "");
-	if (cfg.fake_hw)
-		printf("hardware: fake (tests: no module, the layout is %s)\n",
-		       cfg.fake_bmc_state);
+	printf("hardware: %s\n", hw_what());
 	if (problems) {
 		fprintf(stderr, "topod --check: %u problem(s)\n", problems);
 		return 1;

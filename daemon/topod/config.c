@@ -10,7 +10,6 @@
  *   state_dir = "/var/lib/pcitopo";                     optional
  *   check_dmi = true;        refuse a platform file for another model
  *   profile = "/etc/pcitopo/profile";                   optional
- *   hardware = "module";     or "fake" (tests only, with fake_bmc_state)
  *   nfd_features_dir = "/etc/kubernetes/node-feature-discovery/features.d";
  *                            optional; "" writes no node labels (nfd.h)
  */
@@ -85,8 +84,15 @@ static int get_int(config_t *cf, const char *key, int lo, int hi, int *v,
 }
 
 static const char *const known[] = {
-	"platform", "bmc", "state_dir", "check_dmi", "profile", "hardware",
-	"fake_bmc_state", "nfd_features_dir", NULL,
+	"platform", "bmc", "state_dir", "check_dmi", "profile",
+	"nfd_features_dir", NULL,
+};
+
+/* Keys an older topod took for its test stand-in: a topod.conf that still
+ * has one is refused with why, not as a typo, and never believed (a
+ * stand-in on a real server would report a layout the BMC never wired). */
+static const char *const standin_keys[] = {
+	"hardware", "fake_bmc_state", NULL,
 };
 
 /* what bmc = { ... } may hold, by transport; a key of the other transport
@@ -159,6 +165,18 @@ int config_load(const char *path, struct tconfig *c, char *err, size_t len)
 	for (int i = 0; i < config_setting_length(root); i++) {
 		const char *name = config_setting_name(
 			config_setting_get_elem(root, (unsigned int)i));
+		if (in(standin_keys, name)) {
+			snprintf(err, len, "%s:%d: %s: topod drives this host's "
+				 "pcitopo.ko and nothing else; the stand-in "
+				 "hardware is the host tests' (their "
+				 "topod-standin build), never a server's: "
+				 "remove the line", path,
+				 config_setting_source_line(
+					config_setting_get_elem(root,
+							(unsigned int)i)),
+				 name);
+			goto out;
+		}
 		if (!in(known, name)) {
 			snprintf(err, len, "%s:%d: unknown key \"%s\"", path,
 				 config_setting_source_line(
@@ -196,23 +214,6 @@ int config_load(const char *path, struct tconfig *c, char *err, size_t len)
 		goto out;
 	if (set)
 		c->check_dmi = config_setting_get_bool(set);
-	typed(&cf, "hardware", CONFIG_TYPE_STRING, "a string", err, len, path,
-	      &e);
-	if (e)
-		goto out;
-	if (config_lookup_string(&cf, "hardware", &s)) {
-		if (!strcmp(s, "fake")) {
-			c->fake_hw = true;
-			if (copy_str(&cf, "fake_bmc_state", c->fake_bmc_state,
-				     sizeof(c->fake_bmc_state), true, err, len,
-				     path))
-				goto out;
-		} else if (strcmp(s, "module")) {
-			snprintf(err, len, "%s: hardware: \"module\" or \"fake\"",
-				 path);
-			goto out;
-		}
-	}
 	typed(&cf, "bmc", CONFIG_TYPE_GROUP, "a group ({ ... })", err, len,
 	      path, &e);
 	if (e)

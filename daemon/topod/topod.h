@@ -18,8 +18,12 @@
  *   job.c      the phases of a switch, rollback, recovery; the dry run
  *   plan.c     PlanLayout: the dry run's queue, thread and answer
  *   bmc.c      Select, status following, power cycle (libptipmi)
- *   hostside.c the module (libpcitopo): detach, rescan, wait, verify;
- *              and a stand-in for tests without the module
+ *   hostside.c the host side (hostside.h) on the build's backend
+ *              (hw_backend.h): waiting for the GPUs, which of them move
+ *   hw_host.c  the production build's backend: hw_module.c (pcitopo.ko
+ *              through libpcitopo), hw_slots.c (pciehp slots, Link
+ *              Disable), hw_drivers.c (sysfs); the host tests' stand-in
+ *              is tests/topod/hw_standin.c, in their topod-standin only
  *   holders.c  which processes hold a GPU open
  *   units.c    stopping and starting systemd units over the bus
  *   journal.c  the job journal and committed state (journal.h)
@@ -91,10 +95,6 @@ struct tconfig {
 	unsigned int timeout_ms;
 	char state_dir[4096];
 	bool check_dmi;
-	/* "module" (pcitopo.ko), or "fake" (tests: no module; the layout is
-	 * the simulated BMC's state file fake_bmc_state) */
-	bool fake_hw;
-	char fake_bmc_state[4096];
 	char profile[4096];
 	/* NFD's features.d (nfd.h); "": no node labels */
 	char nfd_dir[4096];
