@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "bmc.h"
+#include "platform_ipmi.h"
 
 /*
  * libptipmi's LAN transport keeps global state (one libOpenIPMI OS handler
@@ -68,7 +69,7 @@ void bmc_close(struct pt_ipmi *h)
 int bmc_status(struct pt_ipmi *h, const struct pt_platform *p,
 	       struct pt_plat_job *job, char *err, size_t len)
 {
-	const struct pt_plat_req *q = &p->status.request;
+	const struct pt_plat_req *q = &pt_plat_ipmi(p)->status.request;
 	uint8_t rsp[64];
 	size_t n = 0;
 	int r;
@@ -81,13 +82,13 @@ int bmc_status(struct pt_ipmi *h, const struct pt_platform *p,
 	pthread_mutex_unlock(&bmc_lock);
 	if (r)
 		return r;
-	return pt_platform_decode_status(p, rsp, n, job, err, len);
+	return pt_plat_ipmi_decode_status(p, rsp, n, job, err, len);
 }
 
 int bmc_select(struct pt_ipmi *h, const struct pt_platform *p,
 	       enum pcitopo_layout l, int *sent, char *err, size_t len)
 {
-	const struct pt_plat_req *q = &p->layouts[l].select;
+	const struct pt_plat_req *q = &pt_plat_ipmi(p)->layouts[l].select;
 	uint8_t rsp[64], cc = 0;
 	size_t n = 0;
 	int r;
