@@ -158,6 +158,7 @@ static int method_status(sd_bus_message *m, void *userdata,
 {
 	struct topod *d = userdata;
 	sd_bus_message *reply = NULL;
+	char bmc[TOPOD_MSG_LEN];
 	int r;
 
 	(void)error;
@@ -184,8 +185,8 @@ static int method_status(sd_bus_message *m, void *userdata,
 	APPEND(TOPOD_STATUS_APPLY, pt_platform_apply_name(d->plat.apply));
 	APPEND(TOPOD_STATUS_GPUS, d->gpus);
 	APPEND(TOPOD_STATUS_MODULE_GENERATION, d->module_generation);
-	APPEND(TOPOD_STATUS_BMC, d->cfg.transport == BMC_INBAND ?
-	       d->cfg.device : d->cfg.host);
+	bmc_describe(&d->cfg.bmc, bmc, sizeof(bmc));
+	APPEND(TOPOD_STATUS_BMC, bmc);
 	{
 		const char *supported[__PCITOPO_LAYOUT_MAX + 1] = { NULL };
 		unsigned int n = 0;

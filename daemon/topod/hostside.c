@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bmc.h"
 #include "hw_backend.h"
 
 int hw_open(const struct tconfig *c, const struct pt_platform *p,

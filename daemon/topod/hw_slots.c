@@ -19,7 +19,6 @@
 #include <unistd.h>
 #include <linux/pci_regs.h>
 
-#include "bmc.h"
 #include "hw_backend.h"
 
 /* A PCI device's config space in sysfs: past its first 64 bytes only with

@@ -49,7 +49,7 @@ struct run {
 	struct tjob *j;
 	const struct tconfig *cfg;
 	const struct pt_platform *plat;
-	struct pt_ipmi *bmc;
+	struct bmc *bmc;
 	struct hw *hw;
 	struct units units;
 	bool units_open;
@@ -276,11 +276,11 @@ static void commit(struct run *r, enum pcitopo_layout l, const char *error)
 
 static int open_bmc(struct run *r)
 {
-	char err[PT_IPMI_ERRLEN];
+	char err[TOPOD_MSG_LEN];
 
 	if (r->bmc)
 		return 0;
-	if (bmc_open(r->cfg, &r->bmc, err, sizeof(err)))
+	if (bmc_open(&r->cfg->bmc, r->plat, &r->bmc, err, sizeof(err)))
 		return fail(r, TERR_BMC, "%s", err);
 	return 0;
 }
@@ -310,13 +310,13 @@ static int preflight_checks(struct run *r)
 	} else {
 		hw_ok = true;
 	}
-	if (!r->bmc && bmc_open(r->cfg, &r->bmc, err, sizeof(err))) {
+	if (!r->bmc && bmc_open(&r->cfg->bmc, p, &r->bmc, err, sizeof(err))) {
 		r->bmc = NULL;
 		if (refuse(r, TERR_BMC, "%s", err))
 			return -1;
 		if (pl)
 			tcopy(pl->bmc_error, sizeof(pl->bmc_error), err);
-	} else if (bmc_status(r->bmc, p, &r->bj, err, sizeof(err))) {
+	} else if (bmc_status(r->bmc, &r->bj, err, sizeof(err))) {
 		if (refuse(r, TERR_BMC, "BMC does not answer: %s", err))
 			return -1;
 		if (pl)
@@ -402,7 +402,7 @@ static int do_preflight(struct run *r)
 		return -1;
 	post_phase(r, "done", "from %s to %s; %u GPUs, %u move; BMC %s",
 		   ptc_layout_name(r->from), ptc_layout_name(r->to),
-		   r->before.ngpus, r->ndevs, pt_ipmi_name(r->bmc));
+		   r->before.ngpus, r->ndevs, bmc_name(r->bmc));
 	return 0;
 }
 
@@ -605,13 +605,13 @@ static int bmc_to(struct run *r, enum pcitopo_layout l, bool journal)
 		journal_save(r);
 	}
 	fault_point("bmc_select");
-	e = bmc_select(r->bmc, p, l, &sent, err, sizeof(err));
+	e = bmc_select(r->bmc, l, &sent, err, sizeof(err));
 	if (e && e != -ETIMEDOUT)
 		return fail(r, TERR_BMC, "%s", err);
 	if (e == -ETIMEDOUT)
 		tlog(LOG_WARNING, "%s; reading the status instead", err);
 	fault_point("bmc_follow");	/* tests: the Select is out */
-	e = bmc_follow(r->bmc, p, p->bmc_job_ms, &r->bj, err, sizeof(err));
+	e = bmc_follow(r->bmc, p->bmc_job_ms, &r->bj, err, sizeof(err));
 	if (e == -ETIMEDOUT)
 		return fail(r, TERR_TIMEOUT, "%s", err);
 	if (e)
@@ -964,8 +964,7 @@ static void rollback(struct run *r, const char *why_prefix)
 	if (open_bmc(r))
 		goto failed;
 	/* a job still running (a hung Select) must end first */
-	e = bmc_follow(r->bmc, r->plat, r->plat->bmc_job_ms, &r->bj, err,
-		       sizeof(err));
+	e = bmc_follow(r->bmc, r->plat->bmc_job_ms, &r->bj, err, sizeof(err));
 	if (e) {
 		fail(r, e == -ETIMEDOUT ? TERR_TIMEOUT : TERR_BMC, "%s", err);
 		goto failed;
@@ -1259,7 +1258,7 @@ static void recover_power_cycle(struct run *r)
 	}
 	if (open_bmc(r))
 		goto failed;
-	if (bmc_status(r->bmc, r->plat, &r->bj, err, sizeof(err))) {
+	if (bmc_status(r->bmc, &r->bj, err, sizeof(err))) {
 		fail(r, TERR_BMC, "%s", err);
 		goto failed;
 	}
@@ -1354,8 +1353,7 @@ static void recover_interrupted(struct run *r)
 		tlog(LOG_ERR, "%s", err);
 	if (open_bmc(r))
 		goto rollback;
-	e = bmc_follow(r->bmc, r->plat, r->plat->bmc_job_ms, &r->bj, err,
-		       sizeof(err));
+	e = bmc_follow(r->bmc, r->plat->bmc_job_ms, &r->bj, err, sizeof(err));
 	if (e) {
 		fail(r, e == -ETIMEDOUT ? TERR_TIMEOUT : TERR_BMC, "%s", err);
 		goto rollback;

@@ -75,6 +75,7 @@ static int append_plan(sd_bus_message *reply, const struct topod *d,
 {
 	const struct pt_platform *p = &d->plat;
 	bool named = !strcmp(c->auth, "yes");
+	char bmc[TOPOD_MSG_LEN];
 	int r;
 
 	ADD(TOPOD_PLAN_CURRENT_LAYOUT, ptc_layout_name(pl->from));
@@ -101,8 +102,8 @@ static int append_plan(sd_bus_message *reply, const struct topod *d,
 	ADD(TOPOD_PLAN_BUDGET_MS, pl->budget_ms);
 	ADD(TOPOD_PLAN_PLATFORM, p->name);
 	/* the BMC, as its status said */
-	ADD(TOPOD_PLAN_BMC, d->cfg.transport == BMC_INBAND ? d->cfg.device :
-	    d->cfg.host);
+	bmc_describe(&d->cfg.bmc, bmc, sizeof(bmc));
+	ADD(TOPOD_PLAN_BMC, bmc);
 	ADD(TOPOD_PLAN_BMC_REACHABLE, (int)pl->bmc_ok);
 	ADD(TOPOD_PLAN_BMC_ERROR, pl->bmc_error);
 	ADD(TOPOD_PLAN_BMC_STATE, pl->bmc_ok ? pt_platform_state_name(pl->bj.state) :

@@ -319,7 +319,7 @@ int main(int argc, char **argv)
 	};
 	static struct topod d;
 	const char *config = TOPOD_CONFIG;
-	char err[PT_PLAT_ERRLEN + 64];
+	char err[PT_PLAT_ERRLEN + 64], bmc[TOPOD_MSG_LEN];
 	struct tj_job journal;
 	bool check = false;
 	sigset_t ss;
@@ -352,7 +352,8 @@ int main(int argc, char **argv)
 		tlog(LOG_ERR, "%s", err);
 		return 1;
 	}
-	if (pt_platform_load(d.cfg.platform, &d.plat, err, sizeof(err))) {
+	if (pt_platform_load(d.cfg.platform, &d.plat, err, sizeof(err)) ||
+	    bmc_check_platform(&d.cfg.bmc, &d.plat, err, sizeof(err))) {
 		tlog(LOG_ERR, "%s", err);
 		return 1;
 	}
@@ -422,10 +423,10 @@ int main(int argc, char **argv)
 		tlog(LOG_ERR, "bus name %s: %s", TOPOD_BUS_NAME, strerror(-r));
 		return 1;
 	}
+	bmc_describe(&d.cfg.bmc, bmc, sizeof(bmc));
 	tlog(LOG_NOTICE, "platform %s (%s, %s), BMC %s, layout %s, state %s",
 	     d.plat.name, pt_platform_method_name(d.plat.method),
-	     pt_platform_apply_name(d.plat.apply),
-	     d.cfg.transport == BMC_INBAND ? d.cfg.device : d.cfg.host,
+	     pt_platform_apply_name(d.plat.apply), bmc,
 	     ptc_layout_name(d.layout), d.cfg.state_dir);
 
 	r = tj_job_read(d.cfg.state_dir, &journal, NULL);

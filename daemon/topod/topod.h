@@ -17,7 +17,11 @@
  *   polkit.c   authorization of SetLayout (and PlanLayout's question)
  *   job.c      the phases of a switch, rollback, recovery; the dry run
  *   plan.c     PlanLayout: the dry run's queue, thread and answer
- *   bmc.c      Select, status following, power cycle (libptipmi)
+ *   bmc.c      the BMC (bmc.h) on its backends (bmc_backend.h): the
+ *              one for topod.conf's bmc group, a job followed to its end
+ *   bmc_ipmi.c the IPMI backend (libptipmi, the platform's IPMI part)
+ *   config.h   topod.conf's checked reads, for config.c and the backends
+ *   clock.c    the monotonic clock, sleeps
  *   hostside.c the host side (hostside.h) on the build's backend
  *              (hw_backend.h): waiting for the GPUs, which of them move
  *   hw_host.c  the production build's backend: hw_module.c (pcitopo.ko
@@ -42,7 +46,7 @@
 #include <systemd/sd-bus.h>
 #include <systemd/sd-event.h>
 
-#include "ipmi.h"
+#include "bmc.h"
 #include "journal.h"
 #include "pcitopo/topod1.h"
 #include "platform.h"
@@ -86,13 +90,7 @@ const char *tstate_name(enum tstate s);
 
 struct tconfig {
 	char platform[4096];
-	enum { BMC_INBAND, BMC_LAN } transport;
-	char device[256];		/* in-band */
-	char host[256];			/* LAN */
-	unsigned int port;
-	char creds[4096];
-	int cipher;
-	unsigned int timeout_ms;
+	struct bmc_conf bmc;		/* bmc = { ... }: its backend's */
 	char state_dir[4096];
 	bool check_dmi;
 	char profile[4096];
@@ -106,6 +104,10 @@ int config_load(const char *path, struct tconfig *c, char *err, size_t len);
  * fault_point(WHERE) topod kills (or stops) itself. -EINVAL: bad spec. */
 int fault_setup(const char *spec);
 void fault_point(const char *where);
+
+/* clock.c */
+uint64_t now_usec(void);	/* CLOCK_MONOTONIC */
+void sleep_ms(unsigned int ms);
 
 /* log.c: "<prio>msg" under journald (JOURNAL_STREAM), else "topod: msg" */
 void tlog(int prio, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

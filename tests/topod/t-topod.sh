@@ -148,6 +148,21 @@ ok "$([[ $rc == 1 && $(<"$C/err") == *"platform: $C/platform.conf:"[0-9]*"frobni
 	$(<"$C/err") == *"credentials: "* && $(<"$C/err") == *"2 problem(s)"* ]] && echo 0 || echo 1)" \
 	"topod --check: an unknown platform key and bad credentials: both named (file:line), 2 problems"
 sed 's/^/# /' "$C/err"
+# a platform for a BMC transport this topod does not have: refused, with
+# the ones it has; the rest (the credentials) still checked
+cp "$top/platforms/emulated-mux.conf" "$C/platform.conf"
+sed -i '1a transport = "redfish";' "$C/platform.conf"
+chmod 600 "$C/creds"
+rc=$(chk)
+ok "$([[ $rc == 1 && $(<"$C/err") == *"platform: $C/platform.conf:2: transport \"redfish\": unknown (known: ipmi)"* &&
+	$(<"$C/err") == *"1 problem(s)"* && $(<"$C/out") == *'user "admin"'* ]] && echo 0 || echo 1)" \
+	"topod --check: a platform naming an unknown BMC transport: refused (file:line), the known ones named"
+sed 's/^/# /' "$C/err"
+cp "$top/platforms/emulated-mux.conf" "$C/platform.conf"
+sed -i '1a transport = "ipmi";' "$C/platform.conf"
+rc=$(chk)
+ok "$([[ $rc == 0 ]] && echo 0 || echo 1)" "topod --check: transport = \"ipmi\" named in the platform: the default, accepted"
+chmod 644 "$C/creds"
 cp "$top/platforms/emulated-mux.conf" "$C/platform.conf"
 chk_conf '{ transport = "inband"; device = "'"$C"'/ipmi9"; }'
 rc=$(chk)
