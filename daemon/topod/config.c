@@ -122,6 +122,33 @@ int conf_group_keys(config_t *cf, const char *group, const char *kind,
 	return 0;
 }
 
+/* every top-level key known; an old stand-in key refused with why */
+static int check_root_keys(config_setting_t *root, char *err, size_t len,
+			   const char *path)
+{
+	for (int i = 0; i < config_setting_length(root); i++) {
+		config_setting_t *k = config_setting_get_elem(root,
+							      (unsigned int)i);
+		const char *name = config_setting_name(k);
+
+		if (in(standin_keys, name)) {
+			snprintf(err, len, "%s:%d: %s: topod drives this host's "
+				 "pcitopo.ko and nothing else; the stand-in "
+				 "hardware is the host tests' (their "
+				 "topod-standin build), never a server's: "
+				 "remove the line", path,
+				 config_setting_source_line(k), name);
+			return -EINVAL;
+		}
+		if (!in(known, name)) {
+			snprintf(err, len, "%s:%d: unknown key \"%s\"", path,
+				 config_setting_source_line(k), name);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 int config_load(const char *path, struct tconfig *c, char *err, size_t len)
 {
 	config_t cf;
@@ -147,30 +174,8 @@ int config_load(const char *path, struct tconfig *c, char *err, size_t len)
 		goto out;
 	}
 	root = config_root_setting(&cf);
-	for (int i = 0; i < config_setting_length(root); i++) {
-		const char *name = config_setting_name(
-			config_setting_get_elem(root, (unsigned int)i));
-		if (in(standin_keys, name)) {
-			snprintf(err, len, "%s:%d: %s: topod drives this host's "
-				 "pcitopo.ko and nothing else; the stand-in "
-				 "hardware is the host tests' (their "
-				 "topod-standin build), never a server's: "
-				 "remove the line", path,
-				 config_setting_source_line(
-					config_setting_get_elem(root,
-							(unsigned int)i)),
-				 name);
-			goto out;
-		}
-		if (!in(known, name)) {
-			snprintf(err, len, "%s:%d: unknown key \"%s\"", path,
-				 config_setting_source_line(
-					config_setting_get_elem(root,
-							(unsigned int)i)),
-				 name);
-			goto out;
-		}
-	}
+	if (check_root_keys(root, err, len, path))
+		goto out;
 	if (conf_string(&cf, "platform", c->platform, sizeof(c->platform),
 			true, err, len, path) ||
 	    conf_string(&cf, "state_dir", c->state_dir, sizeof(c->state_dir),
