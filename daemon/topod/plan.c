@@ -5,7 +5,7 @@
  * Anyone may ask (it changes nothing: no Select, no detach, no unit
  * stopped, no journal). The caller's authorization for the real switch is
  * asked of polkit without interaction and reported, not enforced. Then
- * preflight's own checks (job.c) run in a thread of their own, apart from
+ * preflight's own checks (preflight.c) run in a thread of their own, apart from
  * the switch: a dry run never holds the one-switch-at-a-time slot (d->job),
  * so no caller can keep a real switch off with dry runs, and a switch that
  * starts meanwhile turns the verdict into SetLayout's Busy. One dry run

@@ -2,7 +2,7 @@
 /*
  * topod: what SetLayout and PlanLayout check of a request, and how they
  * say no, in one place: the bus methods (bus.c), the dry run's answer
- * (plan.c) and preflight (job.c) give the same refusal the same words.
+ * (plan.c) and preflight (preflight.c) give the same refusal the same words.
  */
 #include <stdio.h>
 

@@ -5,7 +5,7 @@
  *
  * Threads: the main thread owns the bus and the event loop and is the only
  * one to touch the bus objects; a switch (or the recovery of one at start)
- * runs in one worker thread (job.c), which owns its BMC session, its
+ * runs in one worker thread (job.c, phase.h), which owns its BMC session, its
  * netlink sockets and its own bus connection to systemd, and reports to the
  * main thread through a pipe of struct tmsg (topod.c emits the signals).
  *
@@ -15,7 +15,9 @@
  *   bus.c      the org.pcitopo.Topod1 vtable, properties, signals, errors
  *   request.c  what SetLayout and PlanLayout check of a request
  *   polkit.c   authorization of SetLayout (and PlanLayout's question)
- *   job.c      the phases of a switch, rollback, recovery; the dry run
+ *   job.c      a switch's orchestration, the dry run, the worker thread,
+ *              on the phase layer (phase.h, phase.c): preflight.c,
+ *              phases.c, rollback.c, recover.c
  *   plan.c     PlanLayout: the dry run's queue, thread and answer
  *   bmc.c      the BMC (bmc.h) on its backends (bmc_backend.h): the
  *              one for topod.conf's bmc group, a job followed to its end
@@ -168,7 +170,7 @@ struct holder {
 };
 
 /* A dry run's findings (PlanLayout), filled by preflight's own checks in
- * the plan thread (job.c); plan.c turns it into the answer. */
+ * the plan thread (preflight.c, job.c); plan.c turns it into the answer. */
 struct tplan {
 	enum pcitopo_layout from, to;	/* from: as preflight takes it */
 	uint64_t flags;
