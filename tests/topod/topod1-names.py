@@ -239,21 +239,24 @@ def strip_comments(src):
                   flags=re.S)
 
 
+def sources():
+    """(path, text) of every .c file of daemon/topod and cli."""
+    for d in ("daemon/topod", "cli"):
+        for name in sorted(os.listdir(os.path.join(top, d))):
+            if name.endswith(".c"):
+                with open(os.path.join(top, d, name)) as f:
+                    yield os.path.join(d, name), f.read()
+
+
 def check_sources(h):
     """No literal of daemon/topod/*.c and cli/*.c where topod1.h has a name."""
     found = []
-    for d in ("daemon/topod", "cli"):
-        for name in sorted(os.listdir(os.path.join(top, d))):
-            if not name.endswith(".c"):
-                continue
-            path = os.path.join(d, name)
-            with open(os.path.join(top, path)) as f:
-                src = f.read()
-            for pat, what in LITERAL_MEMBER:
-                for m in re.finditer(pat, src):
-                    line = src.count("\n", 0, m.start()) + 1
-                    found.append("%s:%d: %s: %s" % (path, line, what, " ".join(
-                        src[m.start():m.end() + 24].split())))
+    for path, src in sources():
+        for pat, what in LITERAL_MEMBER:
+            for m in re.finditer(pat, src):
+                line = src.count("\n", 0, m.start()) + 1
+                found.append("%s:%d: %s: %s" % (path, line, what, " ".join(
+                    src[m.start():m.end() + 24].split())))
     members = sorted(sum(h["members"].values(), []))
     ok(not found, "daemon/topod/*.c and cli/*.c name no D-Bus member, object or "
        "org.pcitopo name by a literal (topod1.h's %d names)" % len(members), "\n".join(found))
@@ -261,19 +264,14 @@ def check_sources(h):
     # files that talk to it (those that include topod-client.h)
     names = set(h["keys"]["status"]) | set(h["keys"]["plan"])
     found = []
-    for d in ("daemon/topod", "cli"):
-        for name in sorted(os.listdir(os.path.join(top, d))):
-            if not name.endswith(".c"):
-                continue
-            path = os.path.join(d, name)
-            with open(os.path.join(top, path)) as f:
-                src = strip_comments(f.read())
-            if d == "cli" and '#include "topod-client.h"' not in src:
-                continue
-            for m in re.finditer(r'"((?:[^"\\]|\\.)*)"', src):
-                if m.group(1) in names:
-                    found.append("%s:%d: \"%s\"" % (path, src.count("\n", 0, m.start()) + 1,
-                                                     m.group(1)))
+    for path, src in sources():
+        src = strip_comments(src)
+        if path.startswith("cli/") and '#include "topod-client.h"' not in src:
+            continue
+        for m in re.finditer(r'"((?:[^"\\]|\\.)*)"', src):
+            if m.group(1) in names:
+                found.append("%s:%d: \"%s\"" % (path, src.count("\n", 0, m.start()) + 1,
+                                                 m.group(1)))
     ok(not found and names, "daemon/topod/*.c and topoctl's D-Bus files write none of the "
        "%d Status and PlanLayout keys as a literal" % len(names), "\n".join(found))
 
