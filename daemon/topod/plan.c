@@ -50,9 +50,11 @@ static void call_free(struct plan_call *c)
 	r = sd_bus_message_append(reply, "{sv}", k, __VA_ARGS__); \
 	if (r < 0) return r; } while (0)
 
-/* open {sv} with key and a variant of type sig (open_entry(reply, k) with
- * topod1.h's key) */
-static int open_entry(sd_bus_message *reply, const char *key, const char *sig)
+/* An array entry of the plan: {sv} with key, a variant of its signature
+ * sig ("aX", topod1.h's: open_array(reply, k)) and the array of X, whose
+ * items the caller appends with the signature sig + 1; close_array() closes
+ * all three. */
+static int open_array(sd_bus_message *reply, const char *key, const char *sig)
 {
 	int r = sd_bus_message_open_container(reply, 'e', "sv");
 
@@ -60,22 +62,25 @@ static int open_entry(sd_bus_message *reply, const char *key, const char *sig)
 		r = sd_bus_message_append(reply, "s", key);
 	if (r >= 0)
 		r = sd_bus_message_open_container(reply, 'v', sig);
+	if (r >= 0)
+		r = sd_bus_message_open_container(reply, 'a', sig + 1);
 	return r;
 }
 
-static int close_entry(sd_bus_message *reply)
+static int close_array(sd_bus_message *reply)
 {
 	int r = sd_bus_message_close_container(reply);
 
+	if (r >= 0)
+		r = sd_bus_message_close_container(reply);
 	return r < 0 ? r : sd_bus_message_close_container(reply);
 }
 
-static int append_plan(sd_bus_message *reply, const struct topod *d,
-		       const struct plan_call *c, const struct tplan *pl)
+/* the verdict, and what the switch would do */
+static int append_verdict(sd_bus_message *reply, const struct topod *d,
+			  const struct plan_call *c, const struct tplan *pl)
 {
 	const struct pt_platform *p = &d->plat;
-	bool named = !strcmp(c->auth, "yes");
-	char bmc[TOPOD_MSG_LEN];
 	int r;
 
 	ADD(TOPOD_PLAN_CURRENT_LAYOUT, ptc_layout_name(pl->from));
@@ -101,82 +106,113 @@ static int append_plan(sd_bus_message *reply, const struct topod *d,
 	ADD(TOPOD_PLAN_SELECT, (int)pl->select);
 	ADD(TOPOD_PLAN_BUDGET_MS, pl->budget_ms);
 	ADD(TOPOD_PLAN_PLATFORM, p->name);
-	/* the BMC, as its status said */
+	return 0;
+}
+
+/* the BMC, as its status said, and the module */
+static int append_bmc_module(sd_bus_message *reply, const struct topod *d,
+			     const struct tplan *pl)
+{
+	char bmc[TOPOD_MSG_LEN];
+	int r;
+
 	bmc_describe(&d->cfg.bmc, bmc, sizeof(bmc));
 	ADD(TOPOD_PLAN_BMC, bmc);
 	ADD(TOPOD_PLAN_BMC_REACHABLE, (int)pl->bmc_ok);
 	ADD(TOPOD_PLAN_BMC_ERROR, pl->bmc_error);
-	ADD(TOPOD_PLAN_BMC_STATE, pl->bmc_ok ? pt_platform_state_name(pl->bj.state) :
-	    "");
+	ADD(TOPOD_PLAN_BMC_STATE,
+	    pl->bmc_ok ? pt_platform_state_name(pl->bj.state) : "");
 	ADD(TOPOD_PLAN_BMC_JOB, pl->bmc_ok ? pl->bj.job : -1);
-	ADD(TOPOD_PLAN_BMC_CURRENT, pl->bmc_ok ? ptc_layout_name(pl->bj.current) :
-	    "");
+	ADD(TOPOD_PLAN_BMC_CURRENT,
+	    pl->bmc_ok ? ptc_layout_name(pl->bj.current) : "");
 	ADD(TOPOD_PLAN_BMC_PENDING, pl->bmc_ok && pl->bj.pending ?
 	    ptc_layout_name(pl->bj.pending) : "");
-	/* the module */
 	ADD(TOPOD_PLAN_MODULE_LAYOUT,
 	    pl->hw_ok ? ptc_layout_name(pl->module_layout) : "");
 	ADD(TOPOD_PLAN_GPUS, pl->gpus);
 	ADD(TOPOD_PLAN_GPUS_EXPECTED, pl->gpus_expected);
-	/* the GPUs that move: (GPUn, address) */
-	r = open_entry(reply, TOPOD_PLAN_MOVING_GPUS);
-	if (r >= 0)
-		r = sd_bus_message_open_container(reply, 'a', "(ss)");
+	return 0;
+}
+
+/* the GPUs that move (GPUn, address) and the ports detached for them */
+static int append_moving(sd_bus_message *reply, const struct tplan *pl)
+{
+	int r;
+
+	r = open_array(reply, TOPOD_PLAN_MOVING_GPUS);
 	for (unsigned int i = 0; r >= 0 && i < pl->nmoving; i++) {
 		char name[16] = "";
 
 		if (pl->moving_index[i] >= 0)
 			snprintf(name, sizeof(name), "GPU%d", pl->moving_index[i]);
-		r = sd_bus_message_append(reply, "(ss)", name, pl->moving[i]);
+		r = sd_bus_message_append(reply,
+					  TOPOD_SIG(TOPOD_PLAN_MOVING_GPUS) + 1,
+					  name, pl->moving[i]);
 	}
 	if (r >= 0)
-		r = sd_bus_message_close_container(reply);
-	if (r >= 0)
-		r = close_entry(reply);
+		r = close_array(reply);
 	if (r < 0)
 		return r;
 	ADD(TOPOD_PLAN_DETACH, (int)(pl->outcome == TO_ONLINE));
-	r = open_entry(reply, TOPOD_PLAN_DETACH_PORTS);
-	if (r >= 0)
-		r = sd_bus_message_open_container(reply, 'a', "s");
+	r = open_array(reply, TOPOD_PLAN_DETACH_PORTS);
 	for (unsigned int i = 0; r >= 0 && i < pl->nports; i++)
-		r = sd_bus_message_append(reply, "s", pl->ports[i]);
-	if (r >= 0)
-		r = sd_bus_message_close_container(reply);
-	if (r >= 0)
-		r = close_entry(reply);
-	if (r < 0)
-		return r;
-	/* holders: (GPU address, pid, command, file); 0, "", "" unless the
-	 * caller may switch */
-	r = open_entry(reply, TOPOD_PLAN_HOLDERS);
-	if (r >= 0)
-		r = sd_bus_message_open_container(reply, 'a', "(suss)");
+		r = sd_bus_message_append(reply,
+					  TOPOD_SIG(TOPOD_PLAN_DETACH_PORTS) + 1,
+					  pl->ports[i]);
+	return r < 0 ? r : close_array(reply);
+}
+
+/* holders: (GPU address, pid, command, file); 0, "", "" unless the caller
+ * may switch (named) */
+static int append_holders(sd_bus_message *reply, const struct tplan *pl,
+			  bool named)
+{
+	int r;
+
+	r = open_array(reply, TOPOD_PLAN_HOLDERS);
 	for (unsigned int i = 0; r >= 0 && i < pl->nholders; i++)
-		r = sd_bus_message_append(reply, "(suss)", pl->holder_gpu[i],
+		r = sd_bus_message_append(reply,
+					  TOPOD_SIG(TOPOD_PLAN_HOLDERS) + 1,
+					  pl->holder_gpu[i],
 					  named ? (uint32_t)pl->holders[i].pid : 0u,
 					  named ? pl->holders[i].comm : "",
 					  named ? pl->holders[i].file : "");
 	if (r >= 0)
-		r = sd_bus_message_close_container(reply);
-	if (r >= 0)
-		r = close_entry(reply);
+		r = close_array(reply);
 	if (r < 0)
 		return r;
 	ADD(TOPOD_PLAN_HOLDERS_NAMED, (int)named);
-	/* the platform's stop_units: (name, active now, would be stopped) */
+	return 0;
+}
+
+/* the platform's stop_units: (name, active now, would be stopped) */
+static int append_units(sd_bus_message *reply, const struct pt_platform *p,
+			const struct tplan *pl)
+{
+	int r;
+
 	ADD(TOPOD_PLAN_SYSTEMD, (int)pl->systemd);
-	r = open_entry(reply, TOPOD_PLAN_UNITS);
-	if (r >= 0)
-		r = sd_bus_message_open_container(reply, 'a', "(sbb)");
+	r = open_array(reply, TOPOD_PLAN_UNITS);
 	for (unsigned int i = 0; r >= 0 && i < p->nunits; i++)
-		r = sd_bus_message_append(reply, "(sbb)", p->units[i],
-					  (int)pl->unit_active[i],
+		r = sd_bus_message_append(reply, TOPOD_SIG(TOPOD_PLAN_UNITS) + 1,
+					  p->units[i], (int)pl->unit_active[i],
 					  (int)pl->unit_stop[i]);
+	return r < 0 ? r : close_array(reply);
+}
+
+static int append_plan(sd_bus_message *reply, const struct topod *d,
+		       const struct plan_call *c, const struct tplan *pl)
+{
+	int r = append_verdict(reply, d, c, pl);
+
 	if (r >= 0)
-		r = sd_bus_message_close_container(reply);
+		r = append_bmc_module(reply, d, pl);
 	if (r >= 0)
-		r = close_entry(reply);
+		r = append_moving(reply, pl);
+	if (r >= 0)
+		r = append_holders(reply, pl, !strcmp(c->auth, "yes"));
+	if (r >= 0)
+		r = append_units(reply, &d->plat, pl);
 	return r;
 }
 
