@@ -9,14 +9,6 @@
 #include "nfd.h"
 #include "topod.h"
 
-static const char *const terr_names[__TERR_MAX] = {
-#define TERR_NAME(id, errnum) [TERR_##id] = TOPOD_ERR_##id,
-	TOPOD_ERRORS(TERR_NAME)
-#undef TERR_NAME
-	[TERR_INVALID_ARGS] = SD_BUS_ERROR_INVALID_ARGS,
-	[TERR_INTERNAL] = SD_BUS_ERROR_FAILED,
-};
-
 /* Our names' errno, for sd-bus (bus_setup() registers it): the errno
  * sd_bus_error_set() returns and sd_bus_error_get_errno() gives is then
  * EBUSY for Busy, not the EIO of an unknown name. */
@@ -26,25 +18,6 @@ static const sd_bus_error_map topod_error_map[] = {
 #undef TERR_MAP
 	SD_BUS_ERROR_MAP_END
 };
-
-const char *terr_name(enum terr e)
-{
-	return (unsigned int)e < __TERR_MAX && terr_names[e] ?
-	       terr_names[e] : SD_BUS_ERROR_FAILED;
-}
-
-static const char *const state_names[__TS_MAX] = {
-	[TS_IDLE] = "idle",
-	[TS_SWITCHING] = "switching",
-	[TS_ROLLING_BACK] = "rolling-back",
-	[TS_AWAITING_POWER_CYCLE] = "awaiting-power-cycle",
-	[TS_FAILED] = "failed",
-};
-
-const char *tstate_name(enum tstate s)
-{
-	return (unsigned int)s < __TS_MAX ? state_names[s] : "?";
-}
 
 int bus_reply_error(sd_bus_message *m, enum terr e, int errnum,
 		    const char *text)

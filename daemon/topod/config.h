@@ -17,6 +17,8 @@
 
 #include "bmc.h"
 
+/* name is one of list (NULL-terminated) */
+bool conf_listed(const char *const *list, const char *name);
 /* the string at key (dotted: "bmc.host") into dst[cap]; absent: dst as it
  * was, or an error if required; empty or too long: an error */
 int conf_string(config_t *cf, const char *key, char *dst, size_t cap,

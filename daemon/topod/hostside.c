@@ -191,36 +191,6 @@ int hw_boot_id(const struct tconfig *c, char *buf, size_t len)
 	return hw_backend.boot_id(c, buf, len);
 }
 
-int hw_read_boot_id(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "re");
-
-	*buf = '\0';
-	if (!f)
-		return -errno;
-	if (!fgets(buf, (int)len, f))
-		*buf = '\0';
-	fclose(f);
-	buf[strcspn(buf, "\n")] = '\0';
-	return *buf ? 0 : -ENODATA;
-}
-
-/* CapEff in /proc/self/status */
-bool hw_has_sys_admin(void)
-{
-	unsigned long long eff = 0;
-	char line[128];
-	FILE *f = fopen("/proc/self/status", "re");
-
-	if (!f)
-		return false;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "CapEff: %llx", &eff) == 1)
-			break;
-	fclose(f);
-	return eff & (1ULL << 21);	/* CAP_SYS_ADMIN */
-}
-
 int hw_moving(const struct pt_platform *p, const struct hw_snap *s,
 	      char devs[][PCITOPO_ADDR_LEN], unsigned int maxdevs,
 	      char ports[][PCITOPO_ADDR_LEN], unsigned int maxports,

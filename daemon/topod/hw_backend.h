@@ -74,7 +74,7 @@ extern const struct hw_module_ops hw_module_ops;	/* hw_module.c */
 extern const struct hw_slot_ops hw_slot_ops;		/* hw_slots.c */
 extern const struct hw_driver_ops hw_driver_ops;	/* hw_drivers.c */
 
-/* For backends (hostside.c): whether topod holds CAP_SYS_ADMIN, which the
+/* For backends (hw_common.c): whether topod holds CAP_SYS_ADMIN, which the
  * kernel wants before it shows a device's config space past 64 bytes (the
  * PCIe capability, Link Control); the first line of the file at path as a
  * boot id (0, -errno, -ENODATA if empty). */

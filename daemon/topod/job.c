@@ -45,18 +45,6 @@
 
 #include "phase.h"
 
-void job_post(struct tjob *j, const struct tmsg *m)
-{
-	struct tmsg *copy = malloc(sizeof(*copy));
-
-	if (!copy)
-		return;		/* the main loop misses one signal */
-	*copy = *m;
-	/* a pointer is far below PIPE_BUF: written whole */
-	if (write(j->msg_fd, &copy, sizeof(copy)) != sizeof(copy))
-		free(copy);
-}
-
 /* The GPUs and links before the switch, into the journal: a recovery
  * verifies against what was there before (recover.c reads them back), not
  * against what it finds. */
@@ -73,22 +61,6 @@ static void journal_before(struct run *r)
 		t->link_max_width = g->link_max_width;
 		t->link_flags = g->link_flags;
 	}
-}
-
-/* Commit r->to. Units restore could not start (r->warn) are no reason to
- * undo a verified layout: they are the commit's LastError and Finished's
- * error, with ok true. */
-void finish_ok(struct run *r, const char *msg)
-{
-	char warn[TOPOD_MSG_LEN + 32] = "";
-
-	if (*r->warn)
-		snprintf(warn, sizeof(warn), "switched to %s, but %s",
-			 ptc_layout_name(r->to), r->warn);
-	phase_begin(r, "commit", r->to);
-	job_commit(r, r->to, warn);
-	phase_post(r, "done", "%s", msg);
-	post_finish(r, r->to, true, TS_IDLE, warn);
 }
 
 static void switch_online(struct run *r)
@@ -156,21 +128,6 @@ static void switch_power_cycle(struct run *r)
 		   "--power-cycle)", ptc_layout_name(r->to),
 		   ptc_layout_name(r->to));
 	post_finish(r, r->to, true, TS_AWAITING_POWER_CYCLE, "");
-}
-
-static const char *const outcome_names[] = {
-	[TO_UNKNOWN] = "",
-	[TO_NONE] = "none",
-	[TO_ONLINE] = "online",
-	[TO_PENDING] = "pending",
-	[TO_POWER_CYCLE] = "power-cycle",
-	[TO_CLEAR_PENDING] = "clear-pending",
-};
-
-const char *toutcome_name(enum toutcome o)
-{
-	return (unsigned int)o < sizeof(outcome_names) / sizeof(outcome_names[0]) ?
-	       outcome_names[o] : "";
 }
 
 /* What a switch does once preflight has passed (run_switch() goes by it,

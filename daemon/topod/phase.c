@@ -10,7 +10,32 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <stdlib.h>
+#include <unistd.h>
+
 #include "phase.h"
+
+/* A port with no hotplug slot gets its link disabled (Link Control), which
+ * reads the config space past 64 bytes: the kernel allows that only with
+ * CAP_SYS_ADMIN, and the shipped unit withholds it (systemd/topod.service).
+ * Without it the lanes would change under a live link: refused. */
+const char no_link_disable[] =
+	"a moving GPU's port has no hotplug slot: its link must be disabled "
+	"(Link Disable), which needs CAP_SYS_ADMIN to read its config space, "
+	"and topod does not have it (add CAP_SYS_ADMIN to the unit's "
+	"CapabilityBoundingSet on such a platform)";
+
+void job_post(struct tjob *j, const struct tmsg *m)
+{
+	struct tmsg *copy = malloc(sizeof(*copy));
+
+	if (!copy)
+		return;		/* the main loop misses one signal */
+	*copy = *m;
+	/* a pointer is far below PIPE_BUF: written whole */
+	if (write(j->msg_fd, &copy, sizeof(copy)) != sizeof(copy))
+		free(copy);
+}
 
 void phase_post(struct run *r, const char *status, const char *fmt, ...)
 {

@@ -6,7 +6,8 @@
  *   job.c        orchestration: which phases a switch runs, in which
  *                order, what its outcome is; the dry run; the thread
  *   preflight.c  preflight's checks (a switch's and a dry run's)
- *   phases.c     quiesce, detach, bmc, reenumerate, verify, restore
+ *   phases.c     quiesce, detach, bmc, reenumerate, verify, restore,
+ *                commit
  *   rollback.c   back to the old layout after a failure
  *   recover.c    at start: the journal of a switch in flight
  *   phase.c      this layer: a phase begun (journalled first, announced,
@@ -92,9 +93,11 @@ void open_units(struct run *r);
 int unit_to_stop(struct run *r, unsigned int i);
 int gpu_number(const struct hw_snap *s, const char *addr);
 
-/* preflight.c */
+/* phase.c: why a port that can be neither powered off nor link-disabled
+ * is refused (preflight, detach) */
 extern const char no_link_disable[];
-/* preflight's checks, shared by a switch and a dry run (r->plan) */
+
+/* preflight.c: preflight's checks, shared by a switch and a dry run (r->plan) */
 int preflight_checks(struct run *r);
 int do_preflight(struct run *r);
 
@@ -118,14 +121,13 @@ unsigned int rebind(struct run *r, unsigned int *bound, char *buf,
 		    size_t len);
 /* never fails the switch: r->warn says which units did not start */
 void do_restore(struct run *r, const char *name, enum pcitopo_layout l);
+/* commit: r->to committed (r->warn: its LastError, with ok true) */
+void finish_ok(struct run *r, const char *msg);
 
 /* rollback.c: back to r->from after r->err (why_prefix before it) */
 void rollback(struct run *r, const char *why_prefix);
 
 /* recover.c: JOB_RECOVER */
 void run_recover(struct run *r);
-
-/* job.c: commit r->to (r->warn: its LastError, with ok true) */
-void finish_ok(struct run *r, const char *msg);
 
 #endif

@@ -13,6 +13,7 @@
  *   reenumerate  the slots up, rescan, wait for the devices (module events)
  *   verify       the module reports the layout, every GPU, links as good
  *   restore      the drivers bound again, the units started again
+ *   commit       the committed state written, the journal removed
  */
 #include <errno.h>
 #include <stdio.h>
@@ -438,4 +439,20 @@ void do_restore(struct run *r, const char *name, enum pcitopo_layout l)
 		phase_post(r, "failed", "%s; %s", ok, r->warn);
 	else
 		phase_post(r, "done", "%s", ok);
+}
+
+/* Commit r->to. Units restore could not start (r->warn) are no reason to
+ * undo a verified layout: they are the commit's LastError and Finished's
+ * error, with ok true. */
+void finish_ok(struct run *r, const char *msg)
+{
+	char warn[TOPOD_MSG_LEN + 32] = "";
+
+	if (*r->warn)
+		snprintf(warn, sizeof(warn), "switched to %s, but %s",
+			 ptc_layout_name(r->to), r->warn);
+	phase_begin(r, "commit", r->to);
+	job_commit(r, r->to, warn);
+	phase_post(r, "done", "%s", msg);
+	post_finish(r, r->to, true, TS_IDLE, warn);
 }

@@ -11,16 +11,6 @@
 
 #include "phase.h"
 
-/* A port with no hotplug slot gets its link disabled (Link Control), which
- * reads the config space past 64 bytes: the kernel allows that only with
- * CAP_SYS_ADMIN, and the shipped unit withholds it (systemd/topod.service).
- * Without it the lanes would change under a live link: refused. */
-const char no_link_disable[] =
-	"a moving GPU's port has no hotplug slot: its link must be disabled "
-	"(Link Disable), which needs CAP_SYS_ADMIN to read its config space, "
-	"and topod does not have it (add CAP_SYS_ADMIN to the unit's "
-	"CapabilityBoundingSet on such a platform)";
-
 /* The BMC answers its status and runs no job; *ok: it answered. */
 static int check_bmc(struct run *r, bool *ok)
 {

@@ -13,6 +13,7 @@
  *   topod.c    options, start-up, event loop, messages from the worker
  *   config.c   /etc/pcitopo/topod.conf
  *   bus.c      the org.pcitopo.Topod1 vtable, properties, signals, errors
+ *   enums.c    the names of topod's enums (errors, states, outcomes)
  *   request.c  what SetLayout and PlanLayout check of a request
  *   polkit.c   authorization of SetLayout (and PlanLayout's question)
  *   job.c      a switch's orchestration, the dry run, the worker thread,
@@ -22,14 +23,16 @@
  *   bmc.c      the BMC (bmc.h) on its backends (bmc_backend.h): the
  *              one for topod.conf's bmc group, a job followed to its end
  *   bmc_ipmi.c the IPMI backend (libptipmi, the platform's IPMI part)
- *   config.h   topod.conf's checked reads, for config.c and the backends
+ *   config_read.c  topod.conf's checked reads (config.h), for config.c
+ *              and the BMC backends
  *   clock.c    the monotonic clock, sleeps
  *   hostside.c the host side (hostside.h) on the build's backend
  *              (hw_backend.h): waiting for the GPUs, which of them move
  *   hw_host.c  the production build's backend: hw_module.c (pcitopo.ko
  *              through libpcitopo), hw_slots.c (pciehp slots, Link
  *              Disable), hw_drivers.c (sysfs); the host tests' stand-in
- *              is tests/topod/hw_standin.c, in their topod-standin only
+ *              is tests/topod/hw_standin.c, in their topod-standin only;
+ *              hw_common.c what both use
  *   holders.c  which processes hold a GPU open
  *   units.c    stopping and starting systemd units over the bus
  *   journal.c  the job journal and committed state (journal.h)
@@ -77,7 +80,7 @@ enum terr {
 	__TERR_MAX,
 };
 
-const char *terr_name(enum terr e);	/* full D-Bus error name */
+const char *terr_name(enum terr e);	/* full D-Bus error name (enums.c) */
 
 /* State property */
 enum tstate {
@@ -297,7 +300,7 @@ int topod_start_job(struct topod *d, enum tjob_kind kind,
 		    const struct tj_job *journal);
 void topod_refresh(struct topod *d, bool check_drift);
 
-/* job.c */
+/* job.c: a job's thread; phase.c: its messages to the main thread */
 void *job_main(void *arg);
 void job_post(struct tjob *j, const struct tmsg *m);
 /* the platform's budgets for what a switch does, ms */
