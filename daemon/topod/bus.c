@@ -60,21 +60,14 @@ static void set_layout_authorized(struct topod *d, sd_bus_message *m)
 static int method_set_layout(sd_bus_message *m, void *userdata,
 			     sd_bus_error *error)
 {
-	struct topod *d = userdata;
-	char msg[TOPOD_MSG_LEN];
-	const char *name;
-	uint64_t flags;
-	enum pcitopo_layout l;
-	enum terr e;
-	int r;
+	struct request q;
+	int r = request_read(userdata, m, &q);
 
-	r = sd_bus_message_read(m, "st", &name, &flags);
 	if (r < 0)
 		return r;
-	e = request_check(d, name, flags, &l, msg, sizeof(msg));
-	if (e != TERR_OK)
-		return sd_bus_error_set(error, terr_name(e), msg);
-	return polkit_check(d, m, set_layout_authorized, error);
+	if (q.err != TERR_OK)
+		return sd_bus_error_set(error, terr_name(q.err), q.msg);
+	return polkit_check(userdata, m, set_layout_authorized, error);
 }
 
 /* The dry run: an unknown layout or flag is the caller's error; every
@@ -82,22 +75,16 @@ static int method_set_layout(sd_bus_message *m, void *userdata,
 static int method_plan_layout(sd_bus_message *m, void *userdata,
 			      sd_bus_error *error)
 {
-	struct topod *d = userdata;
-	char msg[TOPOD_MSG_LEN];
-	const char *name;
-	uint64_t flags;
-	enum pcitopo_layout l;
-	enum terr e;
-	int r;
+	struct request q;
+	int r = request_read(userdata, m, &q);
 
-	r = sd_bus_message_read(m, "st", &name, &flags);
 	if (r < 0)
 		return r;
-	e = request_check(d, name, flags, &l, msg, sizeof(msg));
-	if (e == TERR_INVALID_LAYOUT || e == TERR_INVALID_ARGS)
-		return sd_bus_error_set(error, terr_name(e), msg);
-	return plan_request(d, m, l, flags,
-			    e == TERR_UNSUPPORTED ? e : TERR_OK, msg, error);
+	if (q.err == TERR_INVALID_LAYOUT || q.err == TERR_INVALID_ARGS)
+		return sd_bus_error_set(error, terr_name(q.err), q.msg);
+	return plan_request(userdata, m, q.layout, q.flags,
+			    q.err == TERR_UNSUPPORTED ? q.err : TERR_OK, q.msg,
+			    error);
 }
 
 static int method_get_layout(sd_bus_message *m, void *userdata,

@@ -48,3 +48,16 @@ enum terr request_check(const struct topod *d, const char *name,
 	e = request_supported(&d->plat, *l, msg, len);
 	return e != TERR_OK ? e : request_busy(d, msg, len);
 }
+
+int request_read(const struct topod *d, sd_bus_message *m,
+		 struct request *q)
+{
+	const char *name;
+	int r = sd_bus_message_read(m, "st", &name, &q->flags);
+
+	if (r < 0)
+		return r;
+	q->err = request_check(d, name, q->flags, &q->layout, q->msg,
+			       sizeof(q->msg));
+	return 0;
+}

@@ -285,6 +285,17 @@ enum terr request_check(const struct topod *d, const char *name,
 enum terr request_supported(const struct pt_platform *p,
 			    enum pcitopo_layout l, char *msg, size_t len);
 enum terr request_busy(const struct topod *d, char *msg, size_t len);
+/* SetLayout's and PlanLayout's request: its arguments ("st"), and
+ * request_check()'s verdict on them */
+struct request {
+	enum pcitopo_layout layout;
+	uint64_t flags;
+	enum terr err;			/* TERR_OK, or the refusal: */
+	char msg[TOPOD_MSG_LEN];	/* its message */
+};
+/* m's request, read and checked: -errno of sd-bus, or 0 with q filled */
+int request_read(const struct topod *d, sd_bus_message *m,
+		 struct request *q);
 
 /* plan.c: PlanLayout after bus.c validated it (err: Unsupported, found
  * there, else TERR_OK); TM_PLAN; at exit, the dry runs still waiting. */
