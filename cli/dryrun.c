@@ -41,47 +41,48 @@ struct plan {
 
 #define OFF(f)	offsetof(struct plan, f), sizeof(((struct plan *)0)->f)
 static const struct topod_field fields[] = {
-	{ "CurrentLayout", 's', OFF(current) },
-	{ "TargetLayout", 's', OFF(target) },
-	{ "Error", 's', OFF(error) },
-	{ "Message", 's', OFF(message) },
-	{ "Authorization", 's', OFF(auth) },
-	{ "State", 's', OFF(state) },
-	{ "Phase", 's', OFF(phase) },
-	{ "Outcome", 's', OFF(outcome) },
-	{ "Method", 's', OFF(method) },
-	{ "Apply", 's', OFF(apply) },
-	{ "Platform", 's', OFF(platform) },
-	{ "BMC", 's', OFF(bmc) },
-	{ "BMCError", 's', OFF(bmc_error) },
-	{ "BMCState", 's', OFF(bmc_state) },
-	{ "BMCCurrent", 's', OFF(bmc_current) },
-	{ "BMCPending", 's', OFF(bmc_pending) },
-	{ "ModuleLayout", 's', OFF(module_layout) },
-	{ "Flags", 't', OFF(flags) },
-	{ "BudgetMs", 't', OFF(budget_ms) },
-	{ "Checked", 'b', OFF(checked) },
-	{ "Proceed", 'b', OFF(proceed) },
-	{ "NoOp", 'b', OFF(noop) },
-	{ "PowerCycleNeeded", 'b', OFF(pc_needed) },
-	{ "PowerCycleAllowed", 'b', OFF(pc_allowed) },
-	{ "Select", 'b', OFF(select) },
-	{ "BMCReachable", 'b', OFF(bmc_ok) },
-	{ "Detach", 'b', OFF(detach) },
-	{ "HoldersNamed", 'b', OFF(named) },
-	{ "Systemd", 'b', OFF(systemd) },
-	{ "BMCJob", 'i', OFF(bmc_job) },
-	{ "GPUs", 'u', OFF(gpus) },
-	{ "GPUsExpected", 'u', OFF(gpus_expected) },
+	{ TOPOD_PLAN_CURRENT_LAYOUT, OFF(current) },
+	{ TOPOD_PLAN_TARGET_LAYOUT, OFF(target) },
+	{ TOPOD_PLAN_ERROR, OFF(error) },
+	{ TOPOD_PLAN_MESSAGE, OFF(message) },
+	{ TOPOD_PLAN_AUTHORIZATION, OFF(auth) },
+	{ TOPOD_PLAN_STATE, OFF(state) },
+	{ TOPOD_PLAN_PHASE, OFF(phase) },
+	{ TOPOD_PLAN_OUTCOME, OFF(outcome) },
+	{ TOPOD_PLAN_METHOD, OFF(method) },
+	{ TOPOD_PLAN_APPLY, OFF(apply) },
+	{ TOPOD_PLAN_PLATFORM, OFF(platform) },
+	{ TOPOD_PLAN_BMC, OFF(bmc) },
+	{ TOPOD_PLAN_BMC_ERROR, OFF(bmc_error) },
+	{ TOPOD_PLAN_BMC_STATE, OFF(bmc_state) },
+	{ TOPOD_PLAN_BMC_CURRENT, OFF(bmc_current) },
+	{ TOPOD_PLAN_BMC_PENDING, OFF(bmc_pending) },
+	{ TOPOD_PLAN_MODULE_LAYOUT, OFF(module_layout) },
+	{ TOPOD_PLAN_FLAGS, OFF(flags) },
+	{ TOPOD_PLAN_BUDGET_MS, OFF(budget_ms) },
+	{ TOPOD_PLAN_CHECKED, OFF(checked) },
+	{ TOPOD_PLAN_PROCEED, OFF(proceed) },
+	{ TOPOD_PLAN_NOOP, OFF(noop) },
+	{ TOPOD_PLAN_POWER_CYCLE_NEEDED, OFF(pc_needed) },
+	{ TOPOD_PLAN_POWER_CYCLE_ALLOWED, OFF(pc_allowed) },
+	{ TOPOD_PLAN_SELECT, OFF(select) },
+	{ TOPOD_PLAN_BMC_REACHABLE, OFF(bmc_ok) },
+	{ TOPOD_PLAN_DETACH, OFF(detach) },
+	{ TOPOD_PLAN_HOLDERS_NAMED, OFF(named) },
+	{ TOPOD_PLAN_SYSTEMD, OFF(systemd) },
+	{ TOPOD_PLAN_BMC_JOB, OFF(bmc_job) },
+	{ TOPOD_PLAN_GPUS, OFF(gpus) },
+	{ TOPOD_PLAN_GPUS_EXPECTED, OFF(gpus_expected) },
 };
 #undef OFF
 
-/* a(...) in a variant: enter both; the caller reads the items */
-static int enter_array(sd_bus_message *m, const char *vsig, const char *isig)
+/* a(...) in a variant (vsig "aX": its items are "X"): enter both; the
+ * caller reads the items */
+static int enter_array(sd_bus_message *m, const char *vsig)
 {
 	int r = sd_bus_message_enter_container(m, 'v', vsig);
 
-	return r < 0 ? r : sd_bus_message_enter_container(m, 'a', isig);
+	return r < 0 ? r : sd_bus_message_enter_container(m, 'a', vsig + 1);
 }
 
 static int exit_array(sd_bus_message *m)
@@ -105,20 +106,20 @@ static int read_arrays(sd_bus_message *m, const char *key, void *base,
 	int x, y, r = 0;
 
 	*done = true;
-	if (!strcmp(key, "MovingGPUs")) {
-		r = enter_array(m, "a(ss)", "(ss)");
+	if (!strcmp(key, TOPOD_KEY(TOPOD_PLAN_MOVING_GPUS))) {
+		r = enter_array(m, TOPOD_SIG(TOPOD_PLAN_MOVING_GPUS));
 		while (r >= 0 && (r = sd_bus_message_read(m, "(ss)", &a, &b)) > 0)
 			if (p->nmoving < PLAN_MAX) {
 				cp(p->moving[p->nmoving].name, 16, a);
 				cp(p->moving[p->nmoving++].addr, 32, b);
 			}
-	} else if (!strcmp(key, "DetachPorts")) {
-		r = enter_array(m, "as", "s");
+	} else if (!strcmp(key, TOPOD_KEY(TOPOD_PLAN_DETACH_PORTS))) {
+		r = enter_array(m, TOPOD_SIG(TOPOD_PLAN_DETACH_PORTS));
 		while (r >= 0 && (r = sd_bus_message_read(m, "s", &a)) > 0)
 			if (p->nports < PLAN_MAX)
 				cp(p->ports[p->nports++], 32, a);
-	} else if (!strcmp(key, "Holders")) {
-		r = enter_array(m, "a(suss)", "(suss)");
+	} else if (!strcmp(key, TOPOD_KEY(TOPOD_PLAN_HOLDERS))) {
+		r = enter_array(m, TOPOD_SIG(TOPOD_PLAN_HOLDERS));
 		while (r >= 0 && (r = sd_bus_message_read(m, "(suss)", &a, &pid,
 							   &b, &f)) > 0)
 			if (p->nholders < PLAN_MAX) {
@@ -127,8 +128,8 @@ static int read_arrays(sd_bus_message *m, const char *key, void *base,
 				cp(p->holders[p->nholders].comm, 64, b);
 				cp(p->holders[p->nholders++].file, 256, f);
 			}
-	} else if (!strcmp(key, "Units")) {
-		r = enter_array(m, "a(sbb)", "(sbb)");
+	} else if (!strcmp(key, TOPOD_KEY(TOPOD_PLAN_UNITS))) {
+		r = enter_array(m, TOPOD_SIG(TOPOD_PLAN_UNITS));
 		while (r >= 0 && (r = sd_bus_message_read(m, "(sbb)", &a, &x,
 							   &y)) > 0)
 			if (p->nunits < PLAN_MAX) {

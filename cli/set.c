@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ptc.h"
 #include "topod-client.h"
 
 static uint64_t mono_usec(void)
@@ -111,6 +112,7 @@ int do_set(struct ctx *c, int argc, char **argv)
 	uint64_t flags = 0;
 	bool wait = true, dry_run = false, json = false;
 	struct follow f = { .c = c, .tty = isatty(fileno(c->out)) };
+	char list[64];
 	uint64_t t0;
 	int r, ret = 1;
 
@@ -135,8 +137,9 @@ int do_set(struct ctx *c, int argc, char **argv)
 			layout = argv[i];
 	}
 	if (!layout)
-		return usage_error(c, "set: which layout? (balance, common, "
-				   "cascade)\nTry 'topoctl set help'.");
+		return usage_error(c, "set: which layout? (%s)\nTry 'topoctl "
+				   "set help'.", ptc_layout_list(list, sizeof(list),
+								 ", "));
 	if (json)
 		c->json = true;	/* an error too is JSON (errjson.c) */
 	if (dry_run || json)	/* dryrun.c */

@@ -95,18 +95,18 @@ int topod_read_dict(sd_bus_message *m, const struct topod_field *fields,
 			return r;
 		for (size_t i = 0; !done && i < nfields; i++) {
 			char *dst = (char *)base + fields[i].off;
-			char sig[2] = { fields[i].type, '\0' };
 			const char *v;
 
 			if (strcmp(key, fields[i].key))
 				continue;
 			done = true;
-			if (fields[i].type == 's') {
+			if (!strcmp(fields[i].sig, "s")) {
 				r = sd_bus_message_read(m, "v", "s", &v);
 				if (r >= 0)
 					snprintf(dst, fields[i].len, "%s", v);
 			} else {
-				r = sd_bus_message_read(m, "v", sig, dst);
+				r = sd_bus_message_read(m, "v", fields[i].sig,
+							dst);
 			}
 		}
 		if (!done && other && r >= 0)
@@ -123,18 +123,19 @@ int topod_read_dict(sd_bus_message *m, const struct topod_field *fields,
 	return sd_bus_message_exit_container(m);
 }
 
-#define F(key, type, f) TOPOD_FIELD(key, type, struct status, f)
+#define F(k, f) TOPOD_FIELD(k, struct status, f)
 static const struct topod_field status_fields[] = {
-	F("Layout", 's', layout), F("Reason", 's', reason),
-	F("PendingLayout", 's', pending), F("State", 's', state),
-	F("Phase", 's', phase), F("Target", 's', target),
-	F("LastError", 's', last_error),
-	F("CommittedLayout", 's', committed),
-	F("Platform", 's', platform), F("Method", 's', method),
-	F("Apply", 's', apply), F("BMC", 's', bmc),
-	F("Generation", 't', generation),
-	F("ModuleGeneration", 't', module_generation),
-	F("GPUs", 'u', gpus),
+	F(TOPOD_STATUS_LAYOUT, layout), F(TOPOD_STATUS_REASON, reason),
+	F(TOPOD_STATUS_PENDING_LAYOUT, pending),
+	F(TOPOD_STATUS_STATE, state), F(TOPOD_STATUS_PHASE, phase),
+	F(TOPOD_STATUS_TARGET, target),
+	F(TOPOD_STATUS_LAST_ERROR, last_error),
+	F(TOPOD_STATUS_COMMITTED_LAYOUT, committed),
+	F(TOPOD_STATUS_PLATFORM, platform), F(TOPOD_STATUS_METHOD, method),
+	F(TOPOD_STATUS_APPLY, apply), F(TOPOD_STATUS_BMC, bmc),
+	F(TOPOD_STATUS_GENERATION, generation),
+	F(TOPOD_STATUS_MODULE_GENERATION, module_generation),
+	F(TOPOD_STATUS_GPUS, gpus),
 };
 #undef F
 

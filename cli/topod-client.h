@@ -25,18 +25,21 @@ int topod_error(struct ctx *c, const char *what, const sd_bus_error *e,
 		int r);
 /*
  * status.c: topod's a{sv} answers (Status, PlanLayout) into a struct. A
- * key of fields is read into base + off: type 's' copied into len bytes,
- * 'b' into an int, 't', 'u', 'i' as their D-Bus type. Other keys go to
- * other (when given: *done true if it read the variant) or are skipped.
+ * key of fields (name and signature: topod1.h's TOPOD_STATUS_*,
+ * TOPOD_PLAN_*) is read into base + off: signature "s" copied into len
+ * bytes, "b" into an int, "t", "u", "i" as their D-Bus type. Other keys go
+ * to other (when given: *done true if it read the variant) or are skipped.
  * 0, or a negative errno of sd-bus.
  */
 struct topod_field {
 	const char *key;
-	char type;
+	const char *sig;
 	size_t off, len;
 };
-#define TOPOD_FIELD(key, type, st, f) \
-	{ key, type, offsetof(st, f), sizeof(((st *)0)->f) }
+/* name, sig: one topod1.h key, through a macro of the caller's (it expands
+ * to both) */
+#define TOPOD_FIELD(name, sig, st, f) \
+	{ name, sig, offsetof(st, f), sizeof(((st *)0)->f) }
 typedef int (*topod_other_fn)(sd_bus_message *m, const char *key,
 			      void *base, bool *done);
 int topod_read_dict(sd_bus_message *m, const struct topod_field *fields,

@@ -210,9 +210,33 @@ const char *ptc_layout_name(u8 layout);
 const char *ptc_role_name(u8 role);
 const char *ptc_kind_name(u8 kind);
 /*
- * The layout named "balance", "common" or "cascade": the three a server can
- * be switched to (platform files, topod's SetLayout). PCITOPO_LAYOUT_UNKNOWN
- * for any other name, "unknown" and "other" included, and for NULL.
+ * The switchable layouts: those a server can be switched to (platform
+ * files, topod's SetLayout, the node labels, Slurm's features), balance,
+ * common and cascade, in that order; not "unknown" nor "other", which only
+ * the detection reports. The one list of them (ptc_names.c): every caller
+ * walks it with
+ *
+ *	for (l = ptc_layout_first(); l; l = ptc_layout_next(l))
+ *
+ * so that a new layout is known to all of them at once. (A for_each macro
+ * would reuse its argument, which checkpatch --strict refuses.)
+ * ptc_layout_next(): the switchable layout after l, PCITOPO_LAYOUT_UNKNOWN
+ * (0) after the last or for a layout that is not switchable.
+ */
+u8 ptc_layout_first(void);
+u8 ptc_layout_next(u8 l);
+/* Whether l is one of them (false for unknown, other, out of range). */
+bool ptc_layout_switchable(u8 l);
+/*
+ * Their names joined by sep ("balance, common, cascade" with ", "), into
+ * buf, for messages that say what a layout may be; buf (always
+ * terminated, cut if short).
+ */
+const char *ptc_layout_list(char *buf, size_t len, const char *sep);
+/*
+ * The switchable layout named "balance", "common" or "cascade".
+ * PCITOPO_LAYOUT_UNKNOWN for any other name, "unknown" and "other"
+ * included, and for NULL.
  */
 u8 ptc_layout_by_name(const char *name);
 

@@ -66,11 +66,62 @@ const char *ptc_layout_name(u8 layout)
 	return ptc_name(ptc_layout_names, ARRAY_SIZE(ptc_layout_names), layout);
 }
 
+/* The switchable layouts, in the order every list of them is given. */
+static const u8 ptc_switchable[] = {
+	PCITOPO_LAYOUT_BALANCE,
+	PCITOPO_LAYOUT_COMMON,
+	PCITOPO_LAYOUT_CASCADE,
+};
+
+u8 ptc_layout_first(void)
+{
+	return ptc_switchable[0];
+}
+
+u8 ptc_layout_next(u8 l)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < ARRAY_SIZE(ptc_switchable); i++)
+		if (ptc_switchable[i] == l)
+			return ptc_switchable[i + 1];
+	return PCITOPO_LAYOUT_UNKNOWN;
+}
+
+bool ptc_layout_switchable(u8 l)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(ptc_switchable); i++)
+		if (ptc_switchable[i] == l)
+			return true;
+	return false;
+}
+
+const char *ptc_layout_list(char *buf, size_t len, const char *sep)
+{
+	size_t off = 0;
+	u8 l;
+
+	if (!len)
+		return buf;
+	buf[0] = '\0';
+	for (l = ptc_layout_first(); l; l = ptc_layout_next(l)) {
+		int n = snprintf(buf + off, len - off, "%s%s", off ? sep : "",
+				 ptc_layout_name(l));
+
+		if (n < 0 || (size_t)n >= len - off)
+			break;		/* cut: snprintf terminated it */
+		off += (size_t)n;
+	}
+	return buf;
+}
+
 u8 ptc_layout_by_name(const char *name)
 {
 	u8 l;
 
-	for (l = PCITOPO_LAYOUT_BALANCE; l <= PCITOPO_LAYOUT_CASCADE; l++)
+	for (l = ptc_layout_first(); l; l = ptc_layout_next(l))
 		if (name && !strcmp(name, ptc_layout_names[l]))
 			return l;
 	return PCITOPO_LAYOUT_UNKNOWN;

@@ -556,7 +556,8 @@ int pt_nl_dump_paths(struct pt_nl *h, const char *from, struct pt_topology *t)
 	return dump_gen(h, PCITOPO_CMD_GET_PATH, from, t);
 }
 
-int pt_nl_load_topology(struct pt_nl *h, struct pt_topology *t)
+/* The summary, the devices and (paths) the paths at one generation. */
+static int load(struct pt_nl *h, struct pt_topology *t, bool paths)
 {
 	struct pt_summary before, after;
 	uint64_t gdev, gpath;
@@ -569,7 +570,7 @@ int pt_nl_load_topology(struct pt_nl *h, struct pt_topology *t)
 		r = pt_nl_get_summary(h, &before);
 		if (!r)
 			r = dump_into(h, PCITOPO_CMD_GET_DEVICE, NULL, t, &gdev);
-		if (!r)
+		if (!r && paths)
 			r = dump_into(h, PCITOPO_CMD_GET_PATH, NULL, t, &gpath);
 		if (!r)
 			r = pt_nl_get_summary(h, &after);
@@ -590,6 +591,16 @@ int pt_nl_load_topology(struct pt_nl *h, struct pt_topology *t)
 fail:
 	pt_topology_free(t);
 	return r;
+}
+
+int pt_nl_load_topology(struct pt_nl *h, struct pt_topology *t)
+{
+	return load(h, t, true);
+}
+
+int pt_nl_load_devices(struct pt_nl *h, struct pt_topology *t)
+{
+	return load(h, t, false);
 }
 
 /* --- admin ------------------------------------------------------------ */

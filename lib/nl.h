@@ -51,6 +51,9 @@ int pt_nl_get_path(struct pt_nl *h, const char *a, const char *b,
  * is left freed.
  */
 int pt_nl_load_topology(struct pt_nl *h, struct pt_topology *t);
+/* The same without the paths (topod's snapshots: the layout, its GPUs and
+ * their links, as often as a wait needs them). */
+int pt_nl_load_devices(struct pt_nl *h, struct pt_topology *t);
 
 /* Admin operations (CAP_NET_ADMIN; -EPERM otherwise). */
 int pt_nl_detach(struct pt_nl *h, const char *addr);

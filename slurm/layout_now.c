@@ -17,10 +17,7 @@
 
 bool pt_layout_switchable(const char *name)
 {
-	for (u8 l = PCITOPO_LAYOUT_BALANCE; l <= PCITOPO_LAYOUT_CASCADE; l++)
-		if (!strcmp(name, ptc_layout_name(l)))
-			return true;
-	return false;
+	return ptc_layout_by_name(name) != PCITOPO_LAYOUT_UNKNOWN;
 }
 
 const char *pt_layout_list(void)
@@ -28,9 +25,7 @@ const char *pt_layout_list(void)
 	static char list[64];
 
 	if (!list[0])
-		for (u8 l = PCITOPO_LAYOUT_BALANCE; l <= PCITOPO_LAYOUT_CASCADE; l++)
-			snprintf(list + strlen(list), sizeof(list) - strlen(list),
-				 "%s%s", list[0] ? ", " : "", ptc_layout_name(l));
+		ptc_layout_list(list, sizeof(list), ", ");
 	return list;
 }
 

@@ -25,7 +25,7 @@
 
 #define PT_LAYOUT_LEN		32
 
-/* The module's switchable layout names (core/ptc_names.c), in ABI order. */
+/* The switchable layouts' names (core's ptc_layout_first(), _next()). */
 bool pt_layout_switchable(const char *name);
 /* "balance, common, cascade", for messages */
 const char *pt_layout_list(void);

@@ -5,6 +5,13 @@
  * (platforms/NAME.conf, libconfig syntax; platforms/template.conf documents
  * every key). Parsing never talks to a BMC.
  *
+ * What the BMC is sent, and how its answers read, is its transport's
+ * ("transport = ..." in the file; "ipmi", the default, the only one yet):
+ * the transport's section of the parser (platform_section.h; IPMI's in
+ * platform_ipmi.c) reads its keys into the platform's bmc part, which only
+ * that transport's own code reads (platform_ipmi.h). Nothing here names a
+ * transport's requests.
+ *
  * pt_platform_load() accepts a file only if it is complete and consistent;
  * otherwise it returns -EINVAL (-ENOENT, -EACCES: cannot read) and err says
  * "file:line: reason".
@@ -20,8 +27,6 @@
 #define PT_PLAT_ERRLEN		320
 #define PT_PLAT_NAME_MAX	64
 #define PT_PLAT_MATCH_MAX	128
-#define PT_PLAT_DATA_MAX	32	/* request data bytes */
-#define PT_PLAT_STATUS_MAX	32	/* status response bytes */
 #define PT_PLAT_MAX_GPUS	16	/* GPU indices that move */
 #define PT_PLAT_MAX_ADDRS	16	/* PCI addresses that move */
 #define PT_PLAT_MAX_UNITS	16
@@ -38,7 +43,7 @@ enum pt_plat_apply {
 	PT_PLAT_APPLY_POWER_CYCLE,	/* after a power cycle: "power-cycle" */
 };
 
-/* Job state in the status response. */
+/* The state of the BMC's job, as its status says it. */
 enum pt_plat_state {
 	PT_PLAT_STATE_IDLE,
 	PT_PLAT_STATE_BUSY,
@@ -48,32 +53,10 @@ enum pt_plat_state {
 	PT_PLAT_STATE_UNKNOWN = PT_PLAT_STATE_COUNT,
 };
 
-/* One IPMI request: NetFn, command, data. */
-struct pt_plat_req {
-	uint8_t netfn;
-	uint8_t cmd;
-	uint8_t len;
-	uint8_t data[PT_PLAT_DATA_MAX];
-};
-
 struct pt_plat_layout {
 	int present;			/* the server supports this layout */
-	uint8_t code;			/* its value in the status bytes */
-	struct pt_plat_req select;	/* the request that selects it */
 	unsigned int gpus;		/* GPUs expected after the change */
 	int line;			/* where it is defined */
-};
-
-struct pt_plat_status {
-	struct pt_plat_req request;
-	uint8_t length;			/* response data bytes (after the cc) */
-	int state_off;			/* byte offsets; -1: absent */
-	int current_off;
-	int pending_off;
-	int job_off;
-	int error_off;
-	uint8_t state_val[PT_PLAT_STATE_COUNT];	/* idle, busy, done, failed */
-	uint8_t no_layout;		/* "pending: none" value */
 };
 
 struct pt_plat_id {
@@ -81,15 +64,24 @@ struct pt_plat_id {
 	uint16_t device;
 };
 
+/* A transport's section of the parser (platform_section.h). */
+struct pt_plat_transport;
+
+/* Room for a transport's part of a platform: IPMI's requests and status
+ * bytes take a few hundred; a transport that names resources by path has
+ * room for some. */
+#define PT_PLAT_BMC_MAX		4096
+
 struct pt_platform {
 	char name[PT_PLAT_NAME_MAX];
 	char vendor[PT_PLAT_MATCH_MAX];	/* DMI sys_vendor */
 	char model[PT_PLAT_MATCH_MAX];	/* DMI product_name */
 	enum pt_plat_method method;
 	enum pt_plat_apply apply;
+	/* the BMC's transport ("transport = ..."; default ipmi) */
+	const struct pt_plat_transport *transport;
 	/* indexed by enum pcitopo_layout (BALANCE, COMMON, CASCADE) */
 	struct pt_plat_layout layouts[__PCITOPO_LAYOUT_MAX];
-	struct pt_plat_status status;
 	/* what moves */
 	unsigned int switch_index;	/* the switch whose devices move */
 	unsigned int ngpus;
@@ -107,16 +99,25 @@ struct pt_platform {
 	/* extra vendor:device IDs to treat as GPUs */
 	unsigned int nids;
 	struct pt_plat_id gpu_ids[PT_PLAT_MAX_IDS];
+	/*
+	 * The transport's part (what selects each layout, how the status
+	 * reads), filled by its section of the parser and read by its code
+	 * alone, through its own type (platform_ipmi.h): opaque here, as
+	 * struct sockaddr_storage is to socket code.
+	 */
+	union {
+		max_align_t align;
+		unsigned char data[PT_PLAT_BMC_MAX];
+	} bmc;
 };
 
-/* What a status response says. */
+/* What the BMC's status says of its job. */
 struct pt_plat_job {
 	enum pt_plat_state state;
-	enum pcitopo_layout current;	/* UNKNOWN if the byte matches none */
+	enum pcitopo_layout current;	/* UNKNOWN if it names none */
 	enum pcitopo_layout pending;	/* UNKNOWN: none pending */
-	int job;			/* -1 if the platform has no job byte */
-	int error;			/* -1 if no error byte */
-	uint8_t raw_current, raw_pending, raw_state;
+	int job;			/* -1 if the platform has no job id */
+	int error;			/* -1 if no error code */
 };
 
 int pt_platform_load(const char *path, struct pt_platform *plat,
@@ -127,14 +128,9 @@ const char *pt_platform_state_name(enum pt_plat_state s);
 /* "switchfw", "mux"; "online", "power-cycle": as the platform file has them */
 const char *pt_platform_method_name(enum pt_plat_method m);
 const char *pt_platform_apply_name(enum pt_plat_apply a);
-
-/*
- * Decode a status response (data after the completion code). -EBADMSG if
- * it is shorter than status.length, err says so.
- */
-int pt_platform_decode_status(const struct pt_platform *plat,
-			      const uint8_t *rsp, size_t len,
-			      struct pt_plat_job *job, char *err,
-			      size_t errlen);
+/* "ipmi": the platform's transport, as the file names it */
+const char *pt_platform_transport_name(const struct pt_platform *plat);
+/* The transports this build knows, "ipmi, ..." into buf (messages). */
+const char *pt_platform_transports(char *buf, size_t len);
 
 #endif /* PCITOPO_DAEMON_PLATFORM_H */

@@ -23,7 +23,7 @@
 #include <time.h>
 
 #include "ipmi.h"
-#include "platform.h"
+#include "platform_ipmi.h"
 #include "ptc.h"
 
 static double now_ms(void)
@@ -63,13 +63,19 @@ static int need_plat(const struct pt_platform *plat, const char *file)
 		fprintf(stderr, "pt-bmc: this command needs --platform FILE\n");
 		return 2;
 	}
-	(void)plat;
+	/* its requests are IPMI's part of the file (platform_ipmi.h) */
+	if (plat->transport != &pt_plat_ipmi_transport) {
+		fprintf(stderr, "pt-bmc: platform %s speaks %s to its BMC, "
+			"pt-bmc IPMI\n", plat->name,
+			pt_platform_transport_name(plat));
+		return 2;
+	}
 	return 0;
 }
 
 static int do_status(struct pt_ipmi *h, const struct pt_platform *p)
 {
-	const struct pt_plat_req *r = &p->status.request;
+	const struct pt_plat_req *r = &pt_plat_ipmi(p)->status.request;
 	uint8_t rsp[64];
 	size_t n;
 	struct pt_plat_job job;
@@ -82,7 +88,7 @@ static int do_status(struct pt_ipmi *h, const struct pt_platform *p)
 		fprintf(stderr, "pt-bmc: status: %s\n", pt_ipmi_errmsg(h));
 		return 1;
 	}
-	if (pt_platform_decode_status(p, rsp, n, &job, err, sizeof(err))) {
+	if (pt_plat_ipmi_decode_status(p, rsp, n, &job, err, sizeof(err))) {
 		fprintf(stderr, "pt-bmc: %s\n", err);
 		return 1;
 	}
@@ -107,7 +113,7 @@ static int do_select(struct pt_ipmi *h, const struct pt_platform *p,
 			p->name, name);
 		return 2;
 	}
-	r = &p->layouts[l].select;
+	r = &pt_plat_ipmi(p)->layouts[l].select;
 	/* Not PT_IPMI_F_RETRY: a Select is never resent blindly. */
 	if (pt_ipmi_cmd(h, r->netfn, r->cmd, 0, r->data, r->len, rsp,
 			sizeof(rsp), &n, &cc)) {

@@ -1,122 +1,154 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * topod: Select, status following and power cycle through the BMC.
+ * topod: the BMC (bmc.h) on its backends (bmc_backend.h): which backend a
+ * configuration names, and the calls into it; following a job is every
+ * backend's (its status, polled), so it is here, as is the place for what
+ * a BMC's faults will ask of all of them (a status read again after a
+ * transient error is harmless, a Select never).
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "bmc.h"
+#include "bmc_backend.h"
+#include "config.h"
+#include "topod.h"
 
-/*
- * libptipmi's LAN transport keeps global state (one libOpenIPMI OS handler
- * for every session, run by whichever thread waits on it): a switch's
- * worker and a dry run's thread (PlanLayout) take turns, call by call.
- * Waits between calls (bmc_follow()'s polls) hold nothing.
- */
-static pthread_mutex_t bmc_lock = PTHREAD_MUTEX_INITIALIZER;
+struct bmc {
+	const struct bmc_ops *ops;
+	const struct pt_platform *plat;
+	void *session;
+};
 
-uint64_t now_usec(void)
+/* "\"inband\" or \"lan\"": every backend's kinds, for messages */
+static const char *kinds_list(char *buf, size_t len)
 {
-	struct timespec ts;
+	size_t off = 0, n = 0, total = 0;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+	for (size_t b = 0; bmc_backends[b]; b++)
+		for (const char *const *k = bmc_backends[b]->kinds; *k; k++)
+			total++;
+	buf[0] = '\0';
+	for (size_t b = 0; bmc_backends[b]; b++)
+		for (const char *const *k = bmc_backends[b]->kinds; *k; k++) {
+			int w = snprintf(buf + off, len - off, "%s\"%s\"",
+					 !n ? "" : n + 1 == total ? " or " :
+					 ", ", *k);
+
+			n++;
+			if (w < 0 || (size_t)w >= len - off)
+				return buf;
+			off += (size_t)w;
+		}
+	return buf;
 }
 
-void sleep_ms(unsigned int ms)
+int bmc_conf_load(config_t *cf, const char *path, struct bmc_conf *c,
+		  char *err, size_t len)
 {
-	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+	char kinds[128];
+	const char *s;
 
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
-}
-
-int bmc_open(const struct tconfig *c, struct pt_ipmi **out, char *err,
-	     size_t len)
-{
-	struct pt_ipmi_opts opts = { .timeout_ms = c->timeout_ms };
-	struct pt_ipmi_creds creds;
-	int r;
-
-	pthread_mutex_lock(&bmc_lock);
-	if (c->transport == BMC_INBAND) {
-		r = pt_ipmi_open_inband(out, c->device, &opts, err, len);
-		goto out;
+	memset(c, 0, sizeof(*c));
+	if (!config_lookup_string(cf, "bmc.transport", &s)) {
+		snprintf(err, len, "%s: bmc.transport: missing (%s)", path,
+			 kinds_list(kinds, sizeof(kinds)));
+		return -EINVAL;
 	}
-	r = pt_ipmi_creds_load(c->creds, &creds, err, len);
-	if (r)
-		goto out;
-	r = pt_ipmi_open_lan(out, c->host, c->port, &creds, c->cipher, &opts,
-			     err, len);
-	pt_ipmi_creds_wipe(&creds);
-out:
-	pthread_mutex_unlock(&bmc_lock);
-	return r;
+	for (size_t b = 0; bmc_backends[b]; b++)
+		for (const char *const *k = bmc_backends[b]->kinds; *k; k++)
+			if (!strcmp(*k, s)) {
+				c->ops = bmc_backends[b];
+				return c->ops->conf(cf, path, s, c->priv.data,
+						    err, len);
+			}
+	snprintf(err, len, "%s: bmc.transport: %s, not \"%s\"", path,
+		 kinds_list(kinds, sizeof(kinds)), s);
+	return -EINVAL;
 }
 
-void bmc_close(struct pt_ipmi *h)
+int bmc_check_platform(const struct bmc_conf *c, const struct pt_platform *p,
+		       char *err, size_t len)
 {
-	if (!h)
-		return;
-	pthread_mutex_lock(&bmc_lock);
-	pt_ipmi_close(h);
-	pthread_mutex_unlock(&bmc_lock);
+	if (c->ops && c->ops->transport == p->transport)
+		return 0;
+	snprintf(err, len, "platform %s is for a BMC spoken to by %s; "
+		 "topod.conf's bmc group is for another transport", p->name,
+		 pt_platform_transport_name(p));
+	return -EPROTO;
 }
 
-int bmc_status(struct pt_ipmi *h, const struct pt_platform *p,
-	       struct pt_plat_job *job, char *err, size_t len)
+void bmc_describe(const struct bmc_conf *c, char *buf, size_t len)
 {
-	const struct pt_plat_req *q = &p->status.request;
-	uint8_t rsp[64];
-	size_t n = 0;
+	c->ops->describe(c->priv.data, buf, len);
+}
+
+void bmc_check(const struct bmc_conf *c,
+	       void (*bad)(const char *what, const char *why))
+{
+	c->ops->check(c->priv.data, bad);
+}
+
+int bmc_open(const struct bmc_conf *c, const struct pt_platform *p,
+	     struct bmc **out, char *err, size_t len)
+{
+	struct bmc *b;
 	int r;
 
-	pthread_mutex_lock(&bmc_lock);
-	r = pt_ipmi_cmd(h, q->netfn, q->cmd, PT_IPMI_F_RETRY, q->data, q->len,
-			rsp, sizeof(rsp), &n, NULL);
-	if (r)
-		snprintf(err, len, "status: %s", pt_ipmi_errmsg(h));
-	pthread_mutex_unlock(&bmc_lock);
+	/* the platform's part is read as the backend's type: never another
+	 * transport's (topod refuses such a pair at start) */
+	r = bmc_check_platform(c, p, err, len);
 	if (r)
 		return r;
-	return pt_platform_decode_status(p, rsp, n, job, err, len);
-}
-
-int bmc_select(struct pt_ipmi *h, const struct pt_platform *p,
-	       enum pcitopo_layout l, int *sent, char *err, size_t len)
-{
-	const struct pt_plat_req *q = &p->layouts[l].select;
-	uint8_t rsp[64], cc = 0;
-	size_t n = 0;
-	int r;
-
-	*sent = 1;
-	pthread_mutex_lock(&bmc_lock);
-	/* never PT_IPMI_F_RETRY: a Select is sent once */
-	r = pt_ipmi_cmd(h, q->netfn, q->cmd, 0, q->data, q->len, rsp,
-			sizeof(rsp), &n, &cc);
+	b = calloc(1, sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	b->ops = c->ops;
+	b->plat = p;
+	r = b->ops->open(c->priv.data, p, &b->session, err, len);
 	if (r) {
-		snprintf(err, len, "select %s: %s", ptc_layout_name(l),
-			 pt_ipmi_errmsg(h));
-		if (r == -EREMOTEIO)
-			*sent = 0;	/* refused: it did nothing */
+		free(b);
+		return r;
 	}
-	pthread_mutex_unlock(&bmc_lock);
-	return r;
+	*out = b;
+	return 0;
 }
 
-int bmc_follow(struct pt_ipmi *h, const struct pt_platform *p,
-	       unsigned int budget_ms, struct pt_plat_job *job, char *err,
+void bmc_close(struct bmc *b)
+{
+	if (!b)
+		return;
+	b->ops->close(b->session);
+	free(b);
+}
+
+const char *bmc_name(const struct bmc *b)
+{
+	return b->ops->name(b->session);
+}
+
+int bmc_status(struct bmc *b, struct pt_plat_job *job, char *err, size_t len)
+{
+	return b->ops->status(b->session, b->plat, job, err, len);
+}
+
+int bmc_select(struct bmc *b, enum pcitopo_layout l, int *sent, char *err,
 	       size_t len)
 {
+	*sent = 1;
+	return b->ops->select(b->session, b->plat, l, sent, err, len);
+}
+
+int bmc_follow(struct bmc *b, unsigned int budget_ms, struct pt_plat_job *job,
+	       char *err, size_t len)
+{
 	uint64_t deadline = now_usec() + (uint64_t)budget_ms * 1000u;
-	unsigned int poll = p->poll_ms ? p->poll_ms : 250;
+	unsigned int poll = b->plat->poll_ms ? b->plat->poll_ms : 250;
 	int r;
 
 	for (;;) {
-		r = bmc_status(h, p, job, err, len);
+		r = bmc_status(b, job, err, len);
 		if (r)
 			return r;
 		if (job->state != PT_PLAT_STATE_BUSY)
@@ -131,16 +163,7 @@ int bmc_follow(struct pt_ipmi *h, const struct pt_platform *p,
 	}
 }
 
-int bmc_power_cycle(struct pt_ipmi *h, char *err, size_t len)
+int bmc_power_cycle(struct bmc *b, char *err, size_t len)
 {
-	static const uint8_t cycle = 0x02;	/* Chassis Control: power cycle */
-	uint8_t cc = 0;
-	int r;
-
-	pthread_mutex_lock(&bmc_lock);
-	r = pt_ipmi_cmd(h, 0x00, 0x02, 0, &cycle, 1, NULL, 0, NULL, &cc);
-	if (r)
-		snprintf(err, len, "chassis power cycle: %s", pt_ipmi_errmsg(h));
-	pthread_mutex_unlock(&bmc_lock);
-	return r;
+	return b->ops->power_cycle(b->session, err, len);
 }

@@ -1,32 +1,72 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * topod: the BMC side of a switch, on libptipmi and the platform file.
+ * topod: the BMC, behind a table of operations (bmc_backend.h), one
+ * backend per transport, IPMI's the only one yet (bmc_ipmi.c). What is
+ * above it (job.c, plan.c, bus.c, config.c, check.c, topod.c) asks for a
+ * status, a Select, a power cycle and a description, and knows no
+ * transport's types.
+ *
+ * Which backend: the one whose connection topod.conf's bmc = { transport =
+ * ...; } names (IPMI's are "inband" and "lan"); the platform file must be
+ * for the same transport (its own transport = ..., default ipmi), since
+ * its requests are that transport's (bmc_check_platform()).
+ *
  * A Select is sent once and never resent; after a timeout the status says
  * whether it took. All functions block (the worker thread and a dry run's
- * thread call them; they take turns, bmc.c).
+ * thread call them; a backend whose library wants it makes them take
+ * turns).
  */
 #ifndef PCITOPO_TOPOD_BMC_H
 #define PCITOPO_TOPOD_BMC_H
 
-#include "topod.h"
+#include <stddef.h>
 
-int bmc_open(const struct tconfig *c, struct pt_ipmi **out, char *err,
-	     size_t len);
-void bmc_close(struct pt_ipmi *h);	/* pt_ipmi_close(), in turn */
-int bmc_status(struct pt_ipmi *h, const struct pt_platform *p,
-	       struct pt_plat_job *job, char *err, size_t len);
+#include "platform.h"
+
+struct bmc_ops;
+
+/* Room for a backend's reading of topod.conf's bmc group. */
+#define BMC_CONF_MAX	8192
+
+/* topod.conf's bmc = { ... }, as its backend read it (bmc_conf_load(),
+ * config.h); opaque here: the backend's own type is in priv. */
+struct bmc_conf {
+	const struct bmc_ops *ops;
+	union {
+		max_align_t align;
+		unsigned char data[BMC_CONF_MAX];
+	} priv;
+};
+
+/* An open session to the BMC. */
+struct bmc;
+
+/* 0, or -EPROTO with err naming both when plat is for another transport
+ * than the bmc group's backend. */
+int bmc_check_platform(const struct bmc_conf *c, const struct pt_platform *p,
+		       char *err, size_t len);
+/* The BMC as topod.conf names it ("/dev/ipmi0", "10.0.0.5"): Status's and
+ * PlanLayout's BMC, the start's log line. */
+void bmc_describe(const struct bmc_conf *c, char *buf, size_t len);
+/* topod --check: what the configuration gives (its credentials file, its
+ * device), a line on stdout, each problem to bad(); contacts nothing. */
+void bmc_check(const struct bmc_conf *c,
+	       void (*bad)(const char *what, const char *why));
+
+int bmc_open(const struct bmc_conf *c, const struct pt_platform *p,
+	     struct bmc **out, char *err, size_t len);
+void bmc_close(struct bmc *b);
+/* The session's peer ("host:port", the device). */
+const char *bmc_name(const struct bmc *b);
+int bmc_status(struct bmc *b, struct pt_plat_job *job, char *err, size_t len);
 /* Select layout l once. *sent: the request went out (even on -ETIMEDOUT). */
-int bmc_select(struct pt_ipmi *h, const struct pt_platform *p,
-	       enum pcitopo_layout l, int *sent, char *err, size_t len);
+int bmc_select(struct bmc *b, enum pcitopo_layout l, int *sent, char *err,
+	       size_t len);
 /* Follow the status until the job is no longer busy, within budget_ms.
  * -ETIMEDOUT: still busy (job holds the last status read). */
-int bmc_follow(struct pt_ipmi *h, const struct pt_platform *p,
-	       unsigned int budget_ms, struct pt_plat_job *job, char *err,
-	       size_t len);
-/* Chassis Control: power cycle (sent once). */
-int bmc_power_cycle(struct pt_ipmi *h, char *err, size_t len);
-
-uint64_t now_usec(void);	/* CLOCK_MONOTONIC */
-void sleep_ms(unsigned int ms);
+int bmc_follow(struct bmc *b, unsigned int budget_ms, struct pt_plat_job *job,
+	       char *err, size_t len);
+/* A chassis power cycle (sent once). */
+int bmc_power_cycle(struct bmc *b, char *err, size_t len);
 
 #endif

@@ -9,14 +9,6 @@
 #include "nfd.h"
 #include "topod.h"
 
-static const char *const terr_names[__TERR_MAX] = {
-#define TERR_NAME(id, errnum) [TERR_##id] = TOPOD_ERR_##id,
-	TOPOD_ERRORS(TERR_NAME)
-#undef TERR_NAME
-	[TERR_INVALID_ARGS] = SD_BUS_ERROR_INVALID_ARGS,
-	[TERR_INTERNAL] = SD_BUS_ERROR_FAILED,
-};
-
 /* Our names' errno, for sd-bus (bus_setup() registers it): the errno
  * sd_bus_error_set() returns and sd_bus_error_get_errno() gives is then
  * EBUSY for Busy, not the EIO of an unknown name. */
@@ -26,25 +18,6 @@ static const sd_bus_error_map topod_error_map[] = {
 #undef TERR_MAP
 	SD_BUS_ERROR_MAP_END
 };
-
-const char *terr_name(enum terr e)
-{
-	return (unsigned int)e < __TERR_MAX && terr_names[e] ?
-	       terr_names[e] : SD_BUS_ERROR_FAILED;
-}
-
-static const char *const state_names[__TS_MAX] = {
-	[TS_IDLE] = "idle",
-	[TS_SWITCHING] = "switching",
-	[TS_ROLLING_BACK] = "rolling-back",
-	[TS_AWAITING_POWER_CYCLE] = "awaiting-power-cycle",
-	[TS_FAILED] = "failed",
-};
-
-const char *tstate_name(enum tstate s)
-{
-	return (unsigned int)s < __TS_MAX ? state_names[s] : "?";
-}
 
 int bus_reply_error(sd_bus_message *m, enum terr e, int errnum,
 		    const char *text)
@@ -57,6 +30,7 @@ int bus_reply_error(sd_bus_message *m, enum terr e, int errnum,
 
 static void set_layout_authorized(struct topod *d, sd_bus_message *m)
 {
+	char msg[TOPOD_MSG_LEN];
 	const char *name;
 	uint64_t flags;
 	enum pcitopo_layout l;
@@ -71,11 +45,8 @@ static void set_layout_authorized(struct topod *d, sd_bus_message *m)
 	}
 	l = ptc_layout_by_name(name);
 	/* a request that raced ours while polkit thought */
-	if (d->job) {
-		(void)sd_bus_reply_method_errorf(m, TOPOD_ERR_BUSY,
-			"a switch to %s is in progress (%s)",
-			ptc_layout_name(d->target),
-			d->phase[0] ? d->phase : "starting");
+	if (request_busy(d, msg, sizeof(msg)) != TERR_OK) {
+		(void)bus_reply_error(m, TERR_BUSY, 0, msg);
 		return;
 	}
 	r = topod_start_job(d, JOB_SWITCH, l, flags, NULL);
@@ -86,54 +57,17 @@ static void set_layout_authorized(struct topod *d, sd_bus_message *m)
 	d->pending_call = sd_bus_message_ref(m);
 }
 
-/* SetLayout's checks before polkit, in its order (PlanLayout too). */
-static enum terr check_request(struct topod *d, const char *name,
-			       uint64_t flags, enum pcitopo_layout *l,
-			       char *msg, size_t len)
-{
-	*l = ptc_layout_by_name(name);
-	if (!*l) {
-		snprintf(msg, len, "\"%s\" is not a layout (balance, common, "
-			 "cascade)", name);
-		return TERR_INVALID_LAYOUT;
-	}
-	if (flags & ~TOPOD_F_ALL) {
-		snprintf(msg, len, "unknown flags 0x%llx",
-			 (unsigned long long)(flags & ~TOPOD_F_ALL));
-		return TERR_INVALID_ARGS;
-	}
-	if (!d->plat.layouts[*l].present) {
-		snprintf(msg, len, "platform %s does not support the %s layout",
-			 d->plat.name, name);
-		return TERR_UNSUPPORTED;
-	}
-	if (d->job) {
-		snprintf(msg, len, "a switch to %s is in progress (%s)",
-			 ptc_layout_name(d->target),
-			 d->phase[0] ? d->phase : "starting");
-		return TERR_BUSY;
-	}
-	return TERR_OK;
-}
-
 static int method_set_layout(sd_bus_message *m, void *userdata,
 			     sd_bus_error *error)
 {
-	struct topod *d = userdata;
-	char msg[TOPOD_MSG_LEN];
-	const char *name;
-	uint64_t flags;
-	enum pcitopo_layout l;
-	enum terr e;
-	int r;
+	struct request q;
+	int r = request_read(userdata, m, &q);
 
-	r = sd_bus_message_read(m, "st", &name, &flags);
 	if (r < 0)
 		return r;
-	e = check_request(d, name, flags, &l, msg, sizeof(msg));
-	if (e != TERR_OK)
-		return sd_bus_error_set(error, terr_name(e), msg);
-	return polkit_check(d, m, set_layout_authorized, error);
+	if (q.err != TERR_OK)
+		return sd_bus_error_set(error, terr_name(q.err), q.msg);
+	return polkit_check(userdata, m, set_layout_authorized, error);
 }
 
 /* The dry run: an unknown layout or flag is the caller's error; every
@@ -141,22 +75,16 @@ static int method_set_layout(sd_bus_message *m, void *userdata,
 static int method_plan_layout(sd_bus_message *m, void *userdata,
 			      sd_bus_error *error)
 {
-	struct topod *d = userdata;
-	char msg[TOPOD_MSG_LEN];
-	const char *name;
-	uint64_t flags;
-	enum pcitopo_layout l;
-	enum terr e;
-	int r;
+	struct request q;
+	int r = request_read(userdata, m, &q);
 
-	r = sd_bus_message_read(m, "st", &name, &flags);
 	if (r < 0)
 		return r;
-	e = check_request(d, name, flags, &l, msg, sizeof(msg));
-	if (e == TERR_INVALID_LAYOUT || e == TERR_INVALID_ARGS)
-		return sd_bus_error_set(error, terr_name(e), msg);
-	return plan_request(d, m, l, flags,
-			    e == TERR_UNSUPPORTED ? e : TERR_OK, msg, error);
+	if (q.err == TERR_INVALID_LAYOUT || q.err == TERR_INVALID_ARGS)
+		return sd_bus_error_set(error, terr_name(q.err), q.msg);
+	return plan_request(userdata, m, q.layout, q.flags,
+			    q.err == TERR_UNSUPPORTED ? q.err : TERR_OK, q.msg,
+			    error);
 }
 
 static int method_get_layout(sd_bus_message *m, void *userdata,
@@ -180,8 +108,9 @@ static int method_recheck(sd_bus_message *m, void *userdata,
 	return sd_bus_reply_method_return(m, "");
 }
 
-#define APPEND(type, key, sig, val) do { \
-	r = sd_bus_message_append(reply, "{sv}", key, sig, val); \
+/* one {sv} of an answer: k is topod1.h's key (name, signature) */
+#define APPEND(k, val) do { \
+	r = sd_bus_message_append(reply, "{sv}", k, val); \
 	if (r < 0) goto fail; } while (0)
 
 static int method_status(sd_bus_message *m, void *userdata,
@@ -189,6 +118,7 @@ static int method_status(sd_bus_message *m, void *userdata,
 {
 	struct topod *d = userdata;
 	sd_bus_message *reply = NULL;
+	char bmc[TOPOD_MSG_LEN];
 	int r;
 
 	(void)error;
@@ -199,36 +129,39 @@ static int method_status(sd_bus_message *m, void *userdata,
 	r = sd_bus_message_open_container(reply, 'a', "{sv}");
 	if (r < 0)
 		goto fail;
-	APPEND(s, "Layout", "s", ptc_layout_name(d->layout));
-	APPEND(s, "Reason", "s", d->reason);
-	APPEND(s, "PendingLayout", "s",
+	APPEND(TOPOD_STATUS_LAYOUT, ptc_layout_name(d->layout));
+	APPEND(TOPOD_STATUS_REASON, d->reason);
+	APPEND(TOPOD_STATUS_PENDING_LAYOUT,
 	       d->pending ? ptc_layout_name(d->pending) : "");
-	APPEND(s, "State", "s", tstate_name(d->state));
-	APPEND(s, "Phase", "s", d->phase);
-	APPEND(s, "Target", "s", d->job ? ptc_layout_name(d->target) : "");
-	APPEND(s, "LastError", "s", d->last_error);
-	APPEND(t, "Generation", "t", d->committed.generation);
-	APPEND(s, "CommittedLayout", "s", ptc_layout_name(d->committed.layout));
-	APPEND(s, "Platform", "s", d->plat.name);
-	APPEND(s, "Method", "s", pt_platform_method_name(d->plat.method));
-	APPEND(s, "Apply", "s", pt_platform_apply_name(d->plat.apply));
-	APPEND(u, "GPUs", "u", d->gpus);
-	APPEND(t, "ModuleGeneration", "t", d->module_generation);
-	APPEND(s, "BMC", "s", d->cfg.transport == BMC_INBAND ? d->cfg.device :
-	       d->cfg.host);
+	APPEND(TOPOD_STATUS_STATE, tstate_name(d->state));
+	APPEND(TOPOD_STATUS_PHASE, d->phase);
+	APPEND(TOPOD_STATUS_TARGET, d->job ? ptc_layout_name(d->target) : "");
+	APPEND(TOPOD_STATUS_LAST_ERROR, d->last_error);
+	APPEND(TOPOD_STATUS_GENERATION, d->committed.generation);
+	APPEND(TOPOD_STATUS_COMMITTED_LAYOUT,
+	       ptc_layout_name(d->committed.layout));
+	APPEND(TOPOD_STATUS_PLATFORM, d->plat.name);
+	APPEND(TOPOD_STATUS_METHOD, pt_platform_method_name(d->plat.method));
+	APPEND(TOPOD_STATUS_APPLY, pt_platform_apply_name(d->plat.apply));
+	APPEND(TOPOD_STATUS_GPUS, d->gpus);
+	APPEND(TOPOD_STATUS_MODULE_GENERATION, d->module_generation);
+	bmc_describe(&d->cfg.bmc, bmc, sizeof(bmc));
+	APPEND(TOPOD_STATUS_BMC, bmc);
 	{
-		const char *supported[4] = { NULL };
+		const char *supported[__PCITOPO_LAYOUT_MAX + 1] = { NULL };
 		unsigned int n = 0;
+		u8 l;
 
-		for (int l = PCITOPO_LAYOUT_BALANCE;
-		     l <= PCITOPO_LAYOUT_CASCADE; l++)
+		for (l = ptc_layout_first(); l; l = ptc_layout_next(l))
 			if (d->plat.layouts[l].present)
 				supported[n++] = ptc_layout_name(l);
 		r = sd_bus_message_open_container(reply, 'e', "sv");
 		if (r >= 0)
-			r = sd_bus_message_append(reply, "s", "Layouts");
+			r = sd_bus_message_append(reply, "s",
+						  TOPOD_KEY(TOPOD_STATUS_LAYOUTS));
 		if (r >= 0)
-			r = sd_bus_message_open_container(reply, 'v', "as");
+			r = sd_bus_message_open_container(reply, 'v',
+							  TOPOD_SIG(TOPOD_STATUS_LAYOUTS));
 		if (r >= 0)
 			r = sd_bus_message_append_strv(reply, (char **)supported);
 		if (r >= 0)

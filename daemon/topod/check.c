@@ -9,11 +9,10 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check.h"
-#include "ipmi.h"
+#include "hostside.h"
 #include "nfd.h"
 #include "topod.h"
 
@@ -54,40 +53,6 @@ static void bad(const char *what, const char *why)
 	problems++;
 }
 
-static void check_bmc(const struct tconfig *c)
-{
-	char err[PT_IPMI_ERRLEN];
-	struct pt_ipmi_creds cr;
-	struct stat st;
-	int r;
-
-	if (c->transport == BMC_INBAND) {
-		/* the kernel's IPMI device: ipmi_si finds the BMC, ipmi_devintf
-		 * makes the node; without them every switch fails in preflight */
-		if (stat(c->device, &st) < 0)
-			bad(c->device, errno == ENOENT ?
-			    "no such device (modprobe ipmi_si ipmi_devintf)" :
-			    strerror(errno));
-		else if (!S_ISCHR(st.st_mode))
-			bad(c->device, "not a character device");
-		else
-			printf("bmc:      in-band %s\n", c->device);
-		return;
-	}
-	r = pt_ipmi_creds_load(c->creds[0] ? c->creds : NULL, &cr, err,
-			       sizeof(err));
-	if (r) {
-		bad("credentials", err[0] ? err : strerror(-r));
-		return;
-	}
-	/* what pt_ipmi_open_lan() will use: 0 and -1 are its defaults */
-	printf("bmc:      RMCP+ %s:%u, cipher suite %d, user \"%s\" from %s\n",
-	       c->host, c->port ? c->port : 623,
-	       c->cipher < 0 ? PT_IPMI_DEFAULT_CIPHER_SUITE : c->cipher, cr.user,
-	       c->creds[0] ? c->creds : PT_IPMI_CREDS_DEFAULT);
-	pt_ipmi_creds_wipe(&cr);
-}
-
 static void print_platform(const char *path, const struct pt_platform *p)
 {
 	const char *sep = " ";
@@ -96,7 +61,9 @@ static void print_platform(const char *path, const struct pt_platform *p)
 	       p->name, p->vendor, p->model, pt_platform_method_name(p->method),
 	       pt_platform_apply_name(p->apply));
 	printf("layouts: ");
-	for (int l = PCITOPO_LAYOUT_BALANCE; l <= PCITOPO_LAYOUT_CASCADE; l++) {
+	u8 l;
+
+	for (l = ptc_layout_first(); l; l = ptc_layout_next(l)) {
 		if (!p->layouts[l].present)
 			continue;
 		printf("%s%s (%u GPUs)", sep,
@@ -130,6 +97,9 @@ int topod_check(const char *config)
 	printf("config:   %s\n", config);
 	if (pt_platform_load(cfg.platform, &plat, err, sizeof(err))) {
 		bad("platform", err);
+	} else if (bmc_check_platform(&cfg.bmc, &plat, err, sizeof(err))) {
+		print_platform(cfg.platform, &plat);
+		bad("platform", err);
 	} else {
 		print_platform(cfg.platform, &plat);
 		r = cfg.check_dmi ? check_dmi(&plat, err, sizeof(err)) : 2;
@@ -141,7 +111,7 @@ int topod_check(const char *config)
 			       "machine: not compared" : "not compared "
 			       "(check_dmi = false)");
 	}
-	check_bmc(&cfg);
+	bmc_check(&cfg.bmc, bad);
 	printf("state:    %s\n", cfg.state_dir);
 	if (!cfg.nfd_dir[0])
 		printf("labels:   off (nfd_features_dir = \"\")\n");
@@ -149,9 +119,7 @@ int topod_check(const char *config)
 		printf("labels:   %s/%s (NFD)%s\n", cfg.nfd_dir, NFD_FILE,
 		       access(cfg.nfd_dir, F_OK) ? "; the directory is missing: "
 		       "no labels until it is there" : "");
-	if (cfg.fake_hw)
-		printf("hardware: fake (tests: no module, the layout is %s)\n",
-		       cfg.fake_bmc_state);
+	printf("hardware: %s\n", hw_what());
 	if (problems) {
 		fprintf(stderr, "topod --check: %u problem(s)\n", problems);
 		return 1;

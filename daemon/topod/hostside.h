@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * topod: the host side of a switch. Backed by pcitopo.ko (libpcitopo), or,
- * for tests without the module, by a stand-in ("hardware = fake") whose
- * layout is the simulated BMC's current layout and whose detach/rescan are
- * a flag in the state dir (so that it survives a SIGKILL of topod, as the
- * kernel's state would).
+ * topod: the host side of a switch: the module (snapshots, events, detach,
+ * rescan), the slots below its ports, the GPUs' drivers. Each call goes to
+ * the build's backend (hw_backend.h): this host's in topod, the host
+ * tests' stand-in in their topod-standin.
  */
 #ifndef PCITOPO_TOPOD_HOSTSIDE_H
 #define PCITOPO_TOPOD_HOSTSIDE_H
@@ -35,6 +34,8 @@ struct hw;
 int hw_open(const struct tconfig *c, const struct pt_platform *p,
 	    bool monitor, struct hw **out, char *err, size_t len);
 void hw_close(struct hw *h);
+/* What the build's hardware is, in words (topod --check). */
+const char *hw_what(void);
 int hw_snapshot(struct hw *h, struct hw_snap *s, char *err, size_t len);
 /* The event socket, -1 without one. hw_drain() reads what is ready:
  * 1 if the layout may have changed, 0 if not. */
@@ -84,7 +85,7 @@ int hw_bind(struct hw *h, const char *addr, const char *driver, char *err,
 	    size_t len);
 /* This boot's id (/proc/sys/kernel/random/boot_id; the stand-in's may be
  * a file of the tests): a journal from another boot means the host went
- * down during the switch, not only topod. */
+ * down during the switch, not only topod. Needs no hw_open(). */
 int hw_boot_id(const struct tconfig *c, char *buf, size_t len);
 
 /* The devices that move (platform moves.gpus, moves.addresses) in snapshot

@@ -110,8 +110,9 @@ void nfd_start(struct topod *d)
 		tlog(LOG_INFO, "node labels (NFD): off (nfd_features_dir = \"\")");
 		return;
 	}
-	for (unsigned int l = PCITOPO_LAYOUT_BALANCE;
-	     l <= PCITOPO_LAYOUT_CASCADE; l++) {
+	u8 l;
+
+	for (l = ptc_layout_first(); l; l = ptc_layout_next(l)) {
 		int c;
 
 		if (!d->plat.layouts[l].present)
@@ -132,6 +133,7 @@ void nfd_update(struct topod *d)
 	struct nfd_input in = { 0 };
 	char text[sizeof(nfd.last)], why[512];
 	int n, r;
+	u8 l;
 
 	if (!nfd.started)
 		return;
@@ -147,11 +149,9 @@ void nfd_update(struct topod *d)
 		in.pending = name_of(d->pending);
 	in.apply = pt_platform_apply_name(d->plat.apply);
 	in.drift = !strncmp(d->last_error, "drift:", 6);
-	for (unsigned int l = PCITOPO_LAYOUT_BALANCE;
-	     l <= PCITOPO_LAYOUT_CASCADE; l++)
+	for (l = ptc_layout_first(); l; l = ptc_layout_next(l))
 		in.switchable[l] = d->plat.layouts[l].present;
-	if (d->layout >= PCITOPO_LAYOUT_BALANCE &&
-	    d->layout <= PCITOPO_LAYOUT_CASCADE)
+	if (ptc_layout_switchable((u8)d->layout))
 		in.p2p_class = nfd.p2p[d->layout];
 	n = nfd_format(&in, text, sizeof(text), why, sizeof(why));
 	if (n < 0) {

@@ -176,6 +176,7 @@ int nfd_format(const struct nfd_input *in, char *buf, size_t cap, char *why,
 	struct out o = { .buf = buf, .cap = cap, .why = why, .len = len };
 	const char *p2p = nfd_p2p_name(in->p2p_class);
 	int n;
+	u8 l;
 
 	n = snprintf(buf, cap, "# pcitopo: topod's node labels, rewritten by "
 		     "topod (Documentation/kubernetes.md)\n");
@@ -194,8 +195,7 @@ int nfd_format(const struct nfd_input *in, char *buf, size_t cap, char *why,
 		add(&o, "p2p", "%s", p2p);
 		add(&o, "p2p.class", "%s", ptc_class_name((u8)in->p2p_class));
 	}
-	for (unsigned int l = PCITOPO_LAYOUT_BALANCE;
-	     l <= PCITOPO_LAYOUT_CASCADE; l++) {
+	for (l = ptc_layout_first(); l; l = ptc_layout_next(l)) {
 		char name[32];
 
 		if (!in->switchable[l])

@@ -5,7 +5,7 @@
  * Anyone may ask (it changes nothing: no Select, no detach, no unit
  * stopped, no journal). The caller's authorization for the real switch is
  * asked of polkit without interaction and reported, not enforced. Then
- * preflight's own checks (job.c) run in a thread of their own, apart from
+ * preflight's own checks (preflight.c) run in a thread of their own, apart from
  * the switch: a dry run never holds the one-switch-at-a-time slot (d->job),
  * so no caller can keep a real switch off with dry runs, and a switch that
  * starts meanwhile turns the verdict into SetLayout's Busy. One dry run
@@ -45,12 +45,16 @@ static void call_free(struct plan_call *c)
 
 /* --- the answer --------------------------------------------------------- */
 
-#define ADD(key, sig, ...) do { \
-	r = sd_bus_message_append(reply, "{sv}", key, sig, __VA_ARGS__); \
+/* one {sv} of the plan: k is topod1.h's key (name, signature) */
+#define ADD(k, ...) do { \
+	r = sd_bus_message_append(reply, "{sv}", k, __VA_ARGS__); \
 	if (r < 0) return r; } while (0)
 
-/* open {sv} with key and a variant of type sig */
-static int open_entry(sd_bus_message *reply, const char *key, const char *sig)
+/* An array entry of the plan: {sv} with key, a variant of its signature
+ * sig ("aX", topod1.h's: open_array(reply, k)) and the array of X, whose
+ * items the caller appends with the signature sig + 1; close_array() closes
+ * all three. */
+static int open_array(sd_bus_message *reply, const char *key, const char *sig)
 {
 	int r = sd_bus_message_open_container(reply, 'e', "sv");
 
@@ -58,122 +62,157 @@ static int open_entry(sd_bus_message *reply, const char *key, const char *sig)
 		r = sd_bus_message_append(reply, "s", key);
 	if (r >= 0)
 		r = sd_bus_message_open_container(reply, 'v', sig);
+	if (r >= 0)
+		r = sd_bus_message_open_container(reply, 'a', sig + 1);
 	return r;
 }
 
-static int close_entry(sd_bus_message *reply)
+static int close_array(sd_bus_message *reply)
 {
 	int r = sd_bus_message_close_container(reply);
 
+	if (r >= 0)
+		r = sd_bus_message_close_container(reply);
 	return r < 0 ? r : sd_bus_message_close_container(reply);
 }
 
-static int append_plan(sd_bus_message *reply, const struct topod *d,
-		       const struct plan_call *c, const struct tplan *pl)
+/* the verdict, and what the switch would do */
+static int append_verdict(sd_bus_message *reply, const struct topod *d,
+			  const struct plan_call *c, const struct tplan *pl)
 {
 	const struct pt_platform *p = &d->plat;
-	bool named = !strcmp(c->auth, "yes");
 	int r;
 
-	ADD("CurrentLayout", "s", ptc_layout_name(pl->from));
-	ADD("TargetLayout", "s", ptc_layout_name(pl->to));
-	ADD("Flags", "t", pl->flags);
-	ADD("Checked", "b", (int)pl->checked);
-	ADD("Proceed", "b", (int)(pl->err == TERR_OK));
-	ADD("Error", "s", pl->err == TERR_OK ? "" : terr_name(pl->err));
-	ADD("Message", "s", pl->msg);
-	ADD("Authorization", "s", c->auth);
-	ADD("State", "s", tstate_name(d->state));
-	ADD("Phase", "s", d->phase);
-	ADD("NoOp", "b", (int)(pl->outcome == TO_NONE));
-	ADD("Outcome", "s", toutcome_name(pl->outcome));
-	ADD("Method", "s", pt_platform_method_name(p->method));
-	ADD("Apply", "s", pt_platform_apply_name(p->apply));
+	ADD(TOPOD_PLAN_CURRENT_LAYOUT, ptc_layout_name(pl->from));
+	ADD(TOPOD_PLAN_TARGET_LAYOUT, ptc_layout_name(pl->to));
+	ADD(TOPOD_PLAN_FLAGS, pl->flags);
+	ADD(TOPOD_PLAN_CHECKED, (int)pl->checked);
+	ADD(TOPOD_PLAN_PROCEED, (int)(pl->err == TERR_OK));
+	ADD(TOPOD_PLAN_ERROR, pl->err == TERR_OK ? "" : terr_name(pl->err));
+	ADD(TOPOD_PLAN_MESSAGE, pl->msg);
+	ADD(TOPOD_PLAN_AUTHORIZATION, c->auth);
+	ADD(TOPOD_PLAN_STATE, tstate_name(d->state));
+	ADD(TOPOD_PLAN_PHASE, d->phase);
+	ADD(TOPOD_PLAN_NOOP, (int)(pl->outcome == TO_NONE));
+	ADD(TOPOD_PLAN_OUTCOME, toutcome_name(pl->outcome));
+	ADD(TOPOD_PLAN_METHOD, pt_platform_method_name(p->method));
+	ADD(TOPOD_PLAN_APPLY, pt_platform_apply_name(p->apply));
 	/* for this switch (unknown while a switch is in flight: the platform) */
-	ADD("PowerCycleNeeded", "b", (int)(pl->outcome == TO_PENDING ||
+	ADD(TOPOD_PLAN_POWER_CYCLE_NEEDED, (int)(pl->outcome == TO_PENDING ||
 	    pl->outcome == TO_POWER_CYCLE || (pl->outcome == TO_UNKNOWN &&
 	    p->apply == PT_PLAT_APPLY_POWER_CYCLE)));
-	ADD("PowerCycleAllowed", "b",
+	ADD(TOPOD_PLAN_POWER_CYCLE_ALLOWED,
 	    (int)!!(pl->flags & TOPOD_F_POWER_CYCLE));
-	ADD("Select", "b", (int)pl->select);
-	ADD("BudgetMs", "t", pl->budget_ms);
-	ADD("Platform", "s", p->name);
-	/* the BMC, as its status said */
-	ADD("BMC", "s", d->cfg.transport == BMC_INBAND ? d->cfg.device :
-	    d->cfg.host);
-	ADD("BMCReachable", "b", (int)pl->bmc_ok);
-	ADD("BMCError", "s", pl->bmc_error);
-	ADD("BMCState", "s", pl->bmc_ok ? pt_platform_state_name(pl->bj.state) :
-	    "");
-	ADD("BMCJob", "i", pl->bmc_ok ? pl->bj.job : -1);
-	ADD("BMCCurrent", "s", pl->bmc_ok ? ptc_layout_name(pl->bj.current) :
-	    "");
-	ADD("BMCPending", "s", pl->bmc_ok && pl->bj.pending ?
+	ADD(TOPOD_PLAN_SELECT, (int)pl->select);
+	ADD(TOPOD_PLAN_BUDGET_MS, pl->budget_ms);
+	ADD(TOPOD_PLAN_PLATFORM, p->name);
+	return 0;
+}
+
+/* the BMC, as its status said, and the module */
+static int append_bmc_module(sd_bus_message *reply, const struct topod *d,
+			     const struct tplan *pl)
+{
+	char bmc[TOPOD_MSG_LEN];
+	int r;
+
+	bmc_describe(&d->cfg.bmc, bmc, sizeof(bmc));
+	ADD(TOPOD_PLAN_BMC, bmc);
+	ADD(TOPOD_PLAN_BMC_REACHABLE, (int)pl->bmc_ok);
+	ADD(TOPOD_PLAN_BMC_ERROR, pl->bmc_error);
+	ADD(TOPOD_PLAN_BMC_STATE,
+	    pl->bmc_ok ? pt_platform_state_name(pl->bj.state) : "");
+	ADD(TOPOD_PLAN_BMC_JOB, pl->bmc_ok ? pl->bj.job : -1);
+	ADD(TOPOD_PLAN_BMC_CURRENT,
+	    pl->bmc_ok ? ptc_layout_name(pl->bj.current) : "");
+	ADD(TOPOD_PLAN_BMC_PENDING, pl->bmc_ok && pl->bj.pending ?
 	    ptc_layout_name(pl->bj.pending) : "");
-	/* the module */
-	ADD("ModuleLayout", "s",
+	ADD(TOPOD_PLAN_MODULE_LAYOUT,
 	    pl->hw_ok ? ptc_layout_name(pl->module_layout) : "");
-	ADD("GPUs", "u", pl->gpus);
-	ADD("GPUsExpected", "u", pl->gpus_expected);
-	/* the GPUs that move: (GPUn, address) */
-	r = open_entry(reply, "MovingGPUs", "a(ss)");
-	if (r >= 0)
-		r = sd_bus_message_open_container(reply, 'a', "(ss)");
+	ADD(TOPOD_PLAN_GPUS, pl->gpus);
+	ADD(TOPOD_PLAN_GPUS_EXPECTED, pl->gpus_expected);
+	return 0;
+}
+
+/* the GPUs that move (GPUn, address) and the ports detached for them */
+static int append_moving(sd_bus_message *reply, const struct tplan *pl)
+{
+	int r;
+
+	r = open_array(reply, TOPOD_PLAN_MOVING_GPUS);
 	for (unsigned int i = 0; r >= 0 && i < pl->nmoving; i++) {
 		char name[16] = "";
 
 		if (pl->moving_index[i] >= 0)
 			snprintf(name, sizeof(name), "GPU%d", pl->moving_index[i]);
-		r = sd_bus_message_append(reply, "(ss)", name, pl->moving[i]);
+		r = sd_bus_message_append(reply,
+					  TOPOD_SIG(TOPOD_PLAN_MOVING_GPUS) + 1,
+					  name, pl->moving[i]);
 	}
 	if (r >= 0)
-		r = sd_bus_message_close_container(reply);
-	if (r >= 0)
-		r = close_entry(reply);
+		r = close_array(reply);
 	if (r < 0)
 		return r;
-	ADD("Detach", "b", (int)(pl->outcome == TO_ONLINE));
-	r = open_entry(reply, "DetachPorts", "as");
-	if (r >= 0)
-		r = sd_bus_message_open_container(reply, 'a', "s");
+	ADD(TOPOD_PLAN_DETACH, (int)(pl->outcome == TO_ONLINE));
+	r = open_array(reply, TOPOD_PLAN_DETACH_PORTS);
 	for (unsigned int i = 0; r >= 0 && i < pl->nports; i++)
-		r = sd_bus_message_append(reply, "s", pl->ports[i]);
-	if (r >= 0)
-		r = sd_bus_message_close_container(reply);
-	if (r >= 0)
-		r = close_entry(reply);
-	if (r < 0)
-		return r;
-	/* holders: (GPU address, pid, command, file); 0, "", "" unless the
-	 * caller may switch */
-	r = open_entry(reply, "Holders", "a(suss)");
-	if (r >= 0)
-		r = sd_bus_message_open_container(reply, 'a', "(suss)");
+		r = sd_bus_message_append(reply,
+					  TOPOD_SIG(TOPOD_PLAN_DETACH_PORTS) + 1,
+					  pl->ports[i]);
+	return r < 0 ? r : close_array(reply);
+}
+
+/* holders: (GPU address, pid, command, file); 0, "", "" unless the caller
+ * may switch (named) */
+static int append_holders(sd_bus_message *reply, const struct tplan *pl,
+			  bool named)
+{
+	int r;
+
+	r = open_array(reply, TOPOD_PLAN_HOLDERS);
 	for (unsigned int i = 0; r >= 0 && i < pl->nholders; i++)
-		r = sd_bus_message_append(reply, "(suss)", pl->holder_gpu[i],
+		r = sd_bus_message_append(reply,
+					  TOPOD_SIG(TOPOD_PLAN_HOLDERS) + 1,
+					  pl->holder_gpu[i],
 					  named ? (uint32_t)pl->holders[i].pid : 0u,
 					  named ? pl->holders[i].comm : "",
 					  named ? pl->holders[i].file : "");
 	if (r >= 0)
-		r = sd_bus_message_close_container(reply);
-	if (r >= 0)
-		r = close_entry(reply);
+		r = close_array(reply);
 	if (r < 0)
 		return r;
-	ADD("HoldersNamed", "b", (int)named);
-	/* the platform's stop_units: (name, active now, would be stopped) */
-	ADD("Systemd", "b", (int)pl->systemd);
-	r = open_entry(reply, "Units", "a(sbb)");
-	if (r >= 0)
-		r = sd_bus_message_open_container(reply, 'a', "(sbb)");
+	ADD(TOPOD_PLAN_HOLDERS_NAMED, (int)named);
+	return 0;
+}
+
+/* the platform's stop_units: (name, active now, would be stopped) */
+static int append_units(sd_bus_message *reply, const struct pt_platform *p,
+			const struct tplan *pl)
+{
+	int r;
+
+	ADD(TOPOD_PLAN_SYSTEMD, (int)pl->systemd);
+	r = open_array(reply, TOPOD_PLAN_UNITS);
 	for (unsigned int i = 0; r >= 0 && i < p->nunits; i++)
-		r = sd_bus_message_append(reply, "(sbb)", p->units[i],
-					  (int)pl->unit_active[i],
+		r = sd_bus_message_append(reply, TOPOD_SIG(TOPOD_PLAN_UNITS) + 1,
+					  p->units[i], (int)pl->unit_active[i],
 					  (int)pl->unit_stop[i]);
+	return r < 0 ? r : close_array(reply);
+}
+
+static int append_plan(sd_bus_message *reply, const struct topod *d,
+		       const struct plan_call *c, const struct tplan *pl)
+{
+	int r = append_verdict(reply, d, c, pl);
+
 	if (r >= 0)
-		r = sd_bus_message_close_container(reply);
+		r = append_bmc_module(reply, d, pl);
 	if (r >= 0)
-		r = close_entry(reply);
+		r = append_moving(reply, pl);
+	if (r >= 0)
+		r = append_holders(reply, pl, !strcmp(c->auth, "yes"));
+	if (r >= 0)
+		r = append_units(reply, &d->plat, pl);
 	return r;
 }
 
@@ -202,13 +241,9 @@ static void reply_plan(struct topod *d, struct plan_call *c, struct tplan *pl)
 
 	/* a switch that started meanwhile: SetLayout says Busy now (only
 	 * Unsupported comes before it) */
-	if (d->job && pl->err != TERR_UNSUPPORTED) {
+	if (pl->err != TERR_UNSUPPORTED &&
+	    request_busy(d, pl->msg, sizeof(pl->msg)) != TERR_OK)
 		pl->err = TERR_BUSY;
-		snprintf(pl->msg, sizeof(pl->msg),
-			 "a switch to %s is in progress (%s)",
-			 ptc_layout_name(d->target),
-			 d->phase[0] ? d->phase : "starting");
-	}
 	redact_message(c, pl);
 	r = sd_bus_message_new_method_return(c->m, &reply);
 	if (r >= 0)

@@ -80,8 +80,6 @@ static int module_snapshot(struct topod *d, struct hw_snap *s)
 	 * one is a module loaded again, whose events go to a new group */
 	if (!r && s->generation >= d->module_generation)
 		return 0;
-	if (d->cfg.fake_hw)
-		return r;	/* the tests' stand-in: nothing to open again */
 	tlog(LOG_NOTICE, "pcitopo module %s: opening it again",
 	     r ? err : "loaded again");
 	module_detach(d);
@@ -307,6 +305,167 @@ static void usage(FILE *f)
 		"good)\n", TOPOD_CONFIG);
 }
 
+/* topod.conf, the platform file (for this machine, for the configured
+ * BMC's transport), the state dir and the workers' pipe. 0, or 1 (the exit
+ * status, said in the log). */
+static int load(struct topod *d, const char *config)
+{
+	char err[PT_PLAT_ERRLEN + 64];
+	int r;
+
+	if (config_load(config, &d->cfg, err, sizeof(err)) ||
+	    pt_platform_load(d->cfg.platform, &d->plat, err, sizeof(err)) ||
+	    bmc_check_platform(&d->cfg.bmc, &d->plat, err, sizeof(err))) {
+		tlog(LOG_ERR, "%s", err);
+		return 1;
+	}
+	if (d->cfg.check_dmi) {
+		r = check_dmi(&d->plat, err, sizeof(err));
+		if (r < 0) {
+			tlog(LOG_ERR, "%s", err);
+			return 1;
+		}
+		if (r)
+			tlog(LOG_WARNING, "no DMI: cannot check the platform "
+			     "file's match");
+	}
+	if (mkdir(d->cfg.state_dir, 0755) < 0 && errno != EEXIST) {
+		tlog(LOG_ERR, "state dir %s: %m", d->cfg.state_dir);
+		return 1;
+	}
+	if (pipe2(d->msg_pipe, O_CLOEXEC | O_NONBLOCK) < 0) {
+		tlog(LOG_ERR, "pipe: %m");
+		return 1;
+	}
+	return 0;
+}
+
+/* The event loop (signals, the workers' pipe, the module's events), then
+ * the module's state and the committed one. 0, or 1. */
+static int setup_loop(struct topod *d)
+{
+	sigset_t ss;
+	int r;
+
+	sigemptyset(&ss);
+	sigaddset(&ss, SIGTERM);
+	sigaddset(&ss, SIGINT);
+	sigprocmask(SIG_BLOCK, &ss, NULL);
+	r = sd_event_default(&d->event);
+	if (r >= 0)
+		r = sd_event_add_signal(d->event, NULL, SIGTERM, on_signal, d);
+	if (r >= 0)
+		r = sd_event_add_signal(d->event, NULL, SIGINT, on_signal, d);
+	if (r >= 0)
+		r = sd_event_add_io(d->event, NULL, d->msg_pipe[0], EPOLLIN,
+				    on_msg, d);
+	/* the loop first: the module's event source goes into it, here as
+	 * when the module is opened again later (module_snapshot()) */
+	if (r >= 0)
+		r = module_attach(d);
+	if (r < 0) {
+		tlog(LOG_ERR, "event loop: %s", strerror(-r));
+		return 1;
+	}
+	if (!d->hw)
+		tlog(LOG_WARNING, "pcitopo module not loaded: the layout is "
+		     "unknown until it is (modprobe pcitopo)");
+	r = tj_committed_read(d->cfg.state_dir, &d->committed);
+	if (r && r != -ENOENT)
+		tlog(LOG_WARNING, "%s/%s unreadable (%s): starting afresh",
+		     d->cfg.state_dir, TJ_STATE_FILE, strerror(-r));
+	snprintf(d->last_error, sizeof(d->last_error), "%s",
+		 d->committed.last_error);
+	topod_refresh(d, false);
+	if (!d->committed.layout && ptc_layout_switchable((u8)d->layout)) {
+		d->committed.layout = d->layout;
+		(void)tj_committed_write(d->cfg.state_dir, &d->committed);
+	}
+	return 0;
+}
+
+/* On the system bus, with the name. 0, or 1. */
+static int setup_bus(struct topod *d)
+{
+	char bmc[TOPOD_MSG_LEN];
+	int r;
+
+	r = sd_bus_open_system(&d->bus);
+	if (r < 0) {
+		tlog(LOG_ERR, "system bus: %s", strerror(-r));
+		return 1;
+	}
+	r = bus_setup(d);
+	if (r >= 0)
+		r = sd_bus_attach_event(d->bus, d->event, 0);
+	if (r >= 0)
+		r = sd_bus_request_name(d->bus, TOPOD_BUS_NAME, 0);
+	if (r < 0) {
+		tlog(LOG_ERR, "bus name %s: %s", TOPOD_BUS_NAME, strerror(-r));
+		return 1;
+	}
+	bmc_describe(&d->cfg.bmc, bmc, sizeof(bmc));
+	tlog(LOG_NOTICE, "platform %s (%s, %s), BMC %s, layout %s, state %s",
+	     d->plat.name, pt_platform_method_name(d->plat.method),
+	     pt_platform_apply_name(d->plat.apply), bmc,
+	     ptc_layout_name(d->layout), d->cfg.state_dir);
+	return 0;
+}
+
+/* A journal of a switch in flight: its recovery starts; an unreadable one
+ * is left for a human (State failed). */
+static void start_recovery(struct topod *d)
+{
+	struct tj_job journal;
+	int r = tj_job_read(d->cfg.state_dir, &journal, NULL);
+
+	if (!r) {
+		d->state = journal.state == TJ_AWAITING_POWER_CYCLE ?
+			   TS_AWAITING_POWER_CYCLE : TS_SWITCHING;
+		d->pending = journal.state == TJ_AWAITING_POWER_CYCLE ?
+			     journal.to : PCITOPO_LAYOUT_UNKNOWN;
+		r = topod_start_job(d, JOB_RECOVER, journal.to, journal.flags,
+				    &journal);
+		if (r)
+			tlog(LOG_ERR, "recovery: %s", strerror(-r));
+	} else if (r != -ENOENT) {
+		tlog(LOG_ERR, "journal %s/%s unreadable (%s); left for a human",
+		     d->cfg.state_dir, TJ_JOB_FILE, strerror(-r));
+		d->state = TS_FAILED;
+		snprintf(d->last_error, sizeof(d->last_error),
+			 "journal unreadable: %s", strerror(-r));
+	}
+}
+
+/* The loop, until a signal; then the dry runs answered, and the exit
+ * status (a switch in flight: its journal left for the next start). */
+static int run(struct topod *d)
+{
+	int r = sd_event_loop(d->event);
+
+	if (!d->job) {
+		struct tmsg *m;
+
+		plan_shutdown(d);	/* if the loop ended otherwise */
+		/* what the dry run's thread said last */
+		while (read(d->msg_pipe[0], &m, sizeof(m)) == sizeof(m)) {
+			if (m->type == TM_PLAN)
+				plan_finished(d, m->job);
+			free(m);
+		}
+	}
+	if (d->job) {
+		/* second signal: leave the journal for the next start */
+		tlog(LOG_WARNING, "exiting with a switch in flight (phase %s)",
+		     d->phase);
+		_exit(r < 0 ? 1 : 0);
+	}
+	hw_close(d->hw);
+	sd_bus_flush_close_unref(d->bus);
+	sd_event_unref(d->event);
+	return r < 0 ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -321,11 +480,8 @@ int main(int argc, char **argv)
 	};
 	static struct topod d;
 	const char *config = TOPOD_CONFIG;
-	char err[PT_PLAT_ERRLEN + 64];
-	struct tj_job journal;
 	bool check = false;
-	sigset_t ss;
-	int c, r;
+	int c;
 
 	while ((c = getopt_long(argc, argv, "c:dhV", opts, NULL)) != -1) {
 		switch (c) {
@@ -350,126 +506,9 @@ int main(int argc, char **argv)
 	}
 	if (check)
 		return topod_check(config);
-	if (config_load(config, &d.cfg, err, sizeof(err))) {
-		tlog(LOG_ERR, "%s", err);
+	if (load(&d, config) || setup_loop(&d) || setup_bus(&d))
 		return 1;
-	}
-	if (pt_platform_load(d.cfg.platform, &d.plat, err, sizeof(err))) {
-		tlog(LOG_ERR, "%s", err);
-		return 1;
-	}
-	if (d.cfg.check_dmi) {
-		r = check_dmi(&d.plat, err, sizeof(err));
-		if (r < 0) {
-			tlog(LOG_ERR, "%s", err);
-			return 1;
-		}
-		if (r)
-			tlog(LOG_WARNING, "no DMI: cannot check the platform "
-			     "file's match");
-	}
-	if (mkdir(d.cfg.state_dir, 0755) < 0 && errno != EEXIST) {
-		tlog(LOG_ERR, "state dir %s: %m", d.cfg.state_dir);
-		return 1;
-	}
-	if (pipe2(d.msg_pipe, O_CLOEXEC | O_NONBLOCK) < 0) {
-		tlog(LOG_ERR, "pipe: %m");
-		return 1;
-	}
-	sigemptyset(&ss);
-	sigaddset(&ss, SIGTERM);
-	sigaddset(&ss, SIGINT);
-	sigprocmask(SIG_BLOCK, &ss, NULL);
-	r = sd_event_default(&d.event);
-	if (r >= 0)
-		r = sd_event_add_signal(d.event, NULL, SIGTERM, on_signal, &d);
-	if (r >= 0)
-		r = sd_event_add_signal(d.event, NULL, SIGINT, on_signal, &d);
-	if (r >= 0)
-		r = sd_event_add_io(d.event, NULL, d.msg_pipe[0], EPOLLIN,
-				    on_msg, &d);
-	/* the loop first: the module's event source goes into it, here as
-	 * when the module is opened again later (module_snapshot()) */
-	if (r >= 0)
-		r = module_attach(&d);
-	if (r < 0) {
-		tlog(LOG_ERR, "event loop: %s", strerror(-r));
-		return 1;
-	}
-	if (!d.hw)
-		tlog(LOG_WARNING, "pcitopo module not loaded: the layout is "
-		     "unknown until it is (modprobe pcitopo)");
-	r = tj_committed_read(d.cfg.state_dir, &d.committed);
-	if (r && r != -ENOENT)
-		tlog(LOG_WARNING, "%s/%s unreadable (%s): starting afresh",
-		     d.cfg.state_dir, TJ_STATE_FILE, strerror(-r));
-	snprintf(d.last_error, sizeof(d.last_error), "%s",
-		 d.committed.last_error);
-	topod_refresh(&d, false);
-	if (!d.committed.layout && d.layout >= PCITOPO_LAYOUT_BALANCE &&
-	    d.layout <= PCITOPO_LAYOUT_CASCADE) {
-		d.committed.layout = d.layout;
-		(void)tj_committed_write(d.cfg.state_dir, &d.committed);
-	}
-	r = sd_bus_open_system(&d.bus);
-	if (r < 0) {
-		tlog(LOG_ERR, "system bus: %s", strerror(-r));
-		return 1;
-	}
-	r = bus_setup(&d);
-	if (r >= 0)
-		r = sd_bus_attach_event(d.bus, d.event, 0);
-	if (r >= 0)
-		r = sd_bus_request_name(d.bus, TOPOD_BUS_NAME, 0);
-	if (r < 0) {
-		tlog(LOG_ERR, "bus name %s: %s", TOPOD_BUS_NAME, strerror(-r));
-		return 1;
-	}
-	tlog(LOG_NOTICE, "platform %s (%s, %s), BMC %s, layout %s, state %s",
-	     d.plat.name, pt_platform_method_name(d.plat.method),
-	     pt_platform_apply_name(d.plat.apply),
-	     d.cfg.transport == BMC_INBAND ? d.cfg.device : d.cfg.host,
-	     ptc_layout_name(d.layout), d.cfg.state_dir);
-
-	r = tj_job_read(d.cfg.state_dir, &journal, NULL);
-	if (!r) {
-		d.state = journal.state == TJ_AWAITING_POWER_CYCLE ?
-			  TS_AWAITING_POWER_CYCLE : TS_SWITCHING;
-		d.pending = journal.state == TJ_AWAITING_POWER_CYCLE ?
-			    journal.to : PCITOPO_LAYOUT_UNKNOWN;
-		r = topod_start_job(&d, JOB_RECOVER, journal.to, journal.flags,
-				    &journal);
-		if (r)
-			tlog(LOG_ERR, "recovery: %s", strerror(-r));
-	} else if (r != -ENOENT) {
-		tlog(LOG_ERR, "journal %s/%s unreadable (%s); left for a human",
-		     d.cfg.state_dir, TJ_JOB_FILE, strerror(-r));
-		d.state = TS_FAILED;
-		snprintf(d.last_error, sizeof(d.last_error),
-			 "journal unreadable: %s", strerror(-r));
-	}
-
+	start_recovery(&d);
 	nfd_start(&d);	/* the state at start is known: the node labels */
-	r = sd_event_loop(d.event);
-	if (!d.job) {
-		struct tmsg *m;
-
-		plan_shutdown(&d);	/* if the loop ended otherwise */
-		/* what the dry run's thread said last */
-		while (read(d.msg_pipe[0], &m, sizeof(m)) == sizeof(m)) {
-			if (m->type == TM_PLAN)
-				plan_finished(&d, m->job);
-			free(m);
-		}
-	}
-	if (d.job) {
-		/* second signal: leave the journal for the next start */
-		tlog(LOG_WARNING, "exiting with a switch in flight (phase %s)",
-		     d.phase);
-		_exit(r < 0 ? 1 : 0);
-	}
-	hw_close(d.hw);
-	sd_bus_flush_close_unref(d.bus);
-	sd_event_unref(d.event);
-	return r < 0 ? 1 : 0;
+	return run(&d);
 }

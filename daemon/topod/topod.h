@@ -5,7 +5,7 @@
  *
  * Threads: the main thread owns the bus and the event loop and is the only
  * one to touch the bus objects; a switch (or the recovery of one at start)
- * runs in one worker thread (job.c), which owns its BMC session, its
+ * runs in one worker thread (job.c, phase.h), which owns its BMC session, its
  * netlink sockets and its own bus connection to systemd, and reports to the
  * main thread through a pipe of struct tmsg (topod.c emits the signals).
  *
@@ -13,12 +13,26 @@
  *   topod.c    options, start-up, event loop, messages from the worker
  *   config.c   /etc/pcitopo/topod.conf
  *   bus.c      the org.pcitopo.Topod1 vtable, properties, signals, errors
+ *   enums.c    the names of topod's enums (errors, states, outcomes)
+ *   request.c  what SetLayout and PlanLayout check of a request
  *   polkit.c   authorization of SetLayout (and PlanLayout's question)
- *   job.c      the phases of a switch, rollback, recovery; the dry run
+ *   job.c      a switch's orchestration, the dry run, the worker thread,
+ *              on the phase layer (phase.h, phase.c): preflight.c,
+ *              phases.c, rollback.c, recover.c
  *   plan.c     PlanLayout: the dry run's queue, thread and answer
- *   bmc.c      Select, status following, power cycle (libptipmi)
- *   hostside.c the module (libpcitopo): detach, rescan, wait, verify;
- *              and a stand-in for tests without the module
+ *   bmc.c      the BMC (bmc.h) on its backends (bmc_backend.h): the
+ *              one for topod.conf's bmc group, a job followed to its end
+ *   bmc_ipmi.c the IPMI backend (libptipmi, the platform's IPMI part)
+ *   config_read.c  topod.conf's checked reads (config.h), for config.c
+ *              and the BMC backends
+ *   clock.c    the monotonic clock, sleeps
+ *   hostside.c the host side (hostside.h) on the build's backend
+ *              (hw_backend.h): waiting for the GPUs, which of them move
+ *   hw_host.c  the production build's backend: hw_module.c (pcitopo.ko
+ *              through libpcitopo), hw_slots.c (pciehp slots, Link
+ *              Disable), hw_drivers.c (sysfs); the host tests' stand-in
+ *              is tests/topod/hw_standin.c, in their topod-standin only;
+ *              hw_common.c what both use
  *   holders.c  which processes hold a GPU open
  *   units.c    stopping and starting systemd units over the bus
  *   journal.c  the job journal and committed state (journal.h)
@@ -37,7 +51,7 @@
 #include <systemd/sd-bus.h>
 #include <systemd/sd-event.h>
 
-#include "ipmi.h"
+#include "bmc.h"
 #include "journal.h"
 #include "pcitopo/topod1.h"
 #include "platform.h"
@@ -66,7 +80,7 @@ enum terr {
 	__TERR_MAX,
 };
 
-const char *terr_name(enum terr e);	/* full D-Bus error name */
+const char *terr_name(enum terr e);	/* full D-Bus error name (enums.c) */
 
 /* State property */
 enum tstate {
@@ -81,19 +95,9 @@ const char *tstate_name(enum tstate s);
 
 struct tconfig {
 	char platform[4096];
-	enum { BMC_INBAND, BMC_LAN } transport;
-	char device[256];		/* in-band */
-	char host[256];			/* LAN */
-	unsigned int port;
-	char creds[4096];
-	int cipher;
-	unsigned int timeout_ms;
+	struct bmc_conf bmc;		/* bmc = { ... }: its backend's */
 	char state_dir[4096];
 	bool check_dmi;
-	/* "module" (pcitopo.ko), or "fake" (tests: no module; the layout is
-	 * the simulated BMC's state file fake_bmc_state) */
-	bool fake_hw;
-	char fake_bmc_state[4096];
 	char profile[4096];
 	/* NFD's features.d (nfd.h); "": no node labels */
 	char nfd_dir[4096];
@@ -105,6 +109,10 @@ int config_load(const char *path, struct tconfig *c, char *err, size_t len);
  * fault_point(WHERE) topod kills (or stops) itself. -EINVAL: bad spec. */
 int fault_setup(const char *spec);
 void fault_point(const char *where);
+
+/* clock.c */
+uint64_t now_usec(void);	/* CLOCK_MONOTONIC */
+void sleep_ms(unsigned int ms);
 
 /* log.c: "<prio>msg" under journald (JOURNAL_STREAM), else "topod: msg" */
 void tlog(int prio, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -165,7 +173,7 @@ struct holder {
 };
 
 /* A dry run's findings (PlanLayout), filled by preflight's own checks in
- * the plan thread (job.c); plan.c turns it into the answer. */
+ * the plan thread (preflight.c, job.c); plan.c turns it into the answer. */
 struct tplan {
 	enum pcitopo_layout from, to;	/* from: as preflight takes it */
 	uint64_t flags;
@@ -266,6 +274,29 @@ typedef void (*auth_query_fn)(void *userdata, const char *answer);
 int polkit_query(struct topod *d, sd_bus_message *m, auth_query_fn answer,
 		 void *userdata, sd_bus_error *error);
 
+/* request.c: SetLayout's and PlanLayout's checks of a request, in
+ * SetLayout's order (InvalidLayout, InvalidArgs, Unsupported, Busy), each
+ * refusal with its one message; TERR_OK, or the refusal with msg set.
+ * request_supported() reads the platform only (preflight's thread too),
+ * the others the main thread's state. */
+enum terr request_check(const struct topod *d, const char *name,
+			uint64_t flags, enum pcitopo_layout *l, char *msg,
+			size_t len);
+enum terr request_supported(const struct pt_platform *p,
+			    enum pcitopo_layout l, char *msg, size_t len);
+enum terr request_busy(const struct topod *d, char *msg, size_t len);
+/* SetLayout's and PlanLayout's request: its arguments ("st"), and
+ * request_check()'s verdict on them */
+struct request {
+	enum pcitopo_layout layout;
+	uint64_t flags;
+	enum terr err;			/* TERR_OK, or the refusal: */
+	char msg[TOPOD_MSG_LEN];	/* its message */
+};
+/* m's request, read and checked: -errno of sd-bus, or 0 with q filled */
+int request_read(const struct topod *d, sd_bus_message *m,
+		 struct request *q);
+
 /* plan.c: PlanLayout after bus.c validated it (err: Unsupported, found
  * there, else TERR_OK); TM_PLAN; at exit, the dry runs still waiting. */
 int plan_request(struct topod *d, sd_bus_message *m, enum pcitopo_layout to,
@@ -280,7 +311,7 @@ int topod_start_job(struct topod *d, enum tjob_kind kind,
 		    const struct tj_job *journal);
 void topod_refresh(struct topod *d, bool check_drift);
 
-/* job.c */
+/* job.c: a job's thread; phase.c: its messages to the main thread */
 void *job_main(void *arg);
 void job_post(struct tjob *j, const struct tmsg *m);
 /* the platform's budgets for what a switch does, ms */

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bmc.h"
 #include "pcitopo/topod1.h"
+#include "topod.h"
 #include "units.h"
 
 #define SD_DEST	"org.freedesktop.systemd1"

@@ -5,7 +5,8 @@
  * Documentation/org.pcitopo.Topod1.xml documents the methods, properties and
  * signals; tests/topod/topod1-names.py (run by tests/topod/t-topod.sh)
  * checks that it and this header agree: names (methods, signals and
- * properties too), flag bits, errors' errno; and that no .c file of
+ * properties too), the keys of Status and PlanLayout with their
+ * signatures, flag bits, errors' errno; and that no .c file of
  * daemon/topod or cli writes one of these names as a literal.
  *
  * Userspace, and it needs no sd-bus header: topoctl loads libsystemd at run
@@ -39,6 +40,75 @@
 #define TOPOD_PROP_LAST_ERROR		"LastError"
 #define TOPOD_PROP_GENERATION		"Generation"
 #define TOPOD_PROP_PLATFORM		"Platform"
+
+/*
+ * The keys of Status()'s and PlanLayout()'s a{sv} answers, each as its name
+ * and its variant's signature, the two strings sd-bus wants for an {sv}:
+ * topod appends sd_bus_message_append(m, "{sv}", TOPOD_STATUS_GPUS, n);
+ * topoctl reads with TOPOD_KEY(k) (the name) and TOPOD_SIG(k). The XML's
+ * comments on Status and PlanLayout list the same keys with the same
+ * signatures (topod1-names.py holds them together).
+ */
+#define TOPOD_KEY(k)		TOPOD_KEY_(k)
+#define TOPOD_KEY_(name, sig)	name
+#define TOPOD_SIG(k)		TOPOD_SIG_(k)
+#define TOPOD_SIG_(name, sig)	sig
+
+/* Status() */
+#define TOPOD_STATUS_LAYOUT		"Layout", "s"
+#define TOPOD_STATUS_REASON		"Reason", "s"
+#define TOPOD_STATUS_PENDING_LAYOUT	"PendingLayout", "s"
+#define TOPOD_STATUS_STATE		"State", "s"
+#define TOPOD_STATUS_PHASE		"Phase", "s"
+#define TOPOD_STATUS_TARGET		"Target", "s"
+#define TOPOD_STATUS_LAST_ERROR		"LastError", "s"
+#define TOPOD_STATUS_GENERATION		"Generation", "t"
+#define TOPOD_STATUS_COMMITTED_LAYOUT	"CommittedLayout", "s"
+#define TOPOD_STATUS_PLATFORM		"Platform", "s"
+#define TOPOD_STATUS_METHOD		"Method", "s"
+#define TOPOD_STATUS_APPLY		"Apply", "s"
+#define TOPOD_STATUS_GPUS		"GPUs", "u"
+#define TOPOD_STATUS_MODULE_GENERATION	"ModuleGeneration", "t"
+#define TOPOD_STATUS_BMC		"BMC", "s"
+#define TOPOD_STATUS_LAYOUTS		"Layouts", "as"
+
+/* PlanLayout() */
+#define TOPOD_PLAN_CURRENT_LAYOUT	"CurrentLayout", "s"
+#define TOPOD_PLAN_TARGET_LAYOUT	"TargetLayout", "s"
+#define TOPOD_PLAN_FLAGS		"Flags", "t"
+#define TOPOD_PLAN_CHECKED		"Checked", "b"
+#define TOPOD_PLAN_PROCEED		"Proceed", "b"
+#define TOPOD_PLAN_ERROR		"Error", "s"
+#define TOPOD_PLAN_MESSAGE		"Message", "s"
+#define TOPOD_PLAN_AUTHORIZATION	"Authorization", "s"
+#define TOPOD_PLAN_STATE		"State", "s"
+#define TOPOD_PLAN_PHASE		"Phase", "s"
+#define TOPOD_PLAN_NOOP			"NoOp", "b"
+#define TOPOD_PLAN_OUTCOME		"Outcome", "s"
+#define TOPOD_PLAN_METHOD		"Method", "s"
+#define TOPOD_PLAN_APPLY		"Apply", "s"
+#define TOPOD_PLAN_POWER_CYCLE_NEEDED	"PowerCycleNeeded", "b"
+#define TOPOD_PLAN_POWER_CYCLE_ALLOWED	"PowerCycleAllowed", "b"
+#define TOPOD_PLAN_SELECT		"Select", "b"
+#define TOPOD_PLAN_BUDGET_MS		"BudgetMs", "t"
+#define TOPOD_PLAN_PLATFORM		"Platform", "s"
+#define TOPOD_PLAN_BMC			"BMC", "s"
+#define TOPOD_PLAN_BMC_REACHABLE	"BMCReachable", "b"
+#define TOPOD_PLAN_BMC_ERROR		"BMCError", "s"
+#define TOPOD_PLAN_BMC_STATE		"BMCState", "s"
+#define TOPOD_PLAN_BMC_JOB		"BMCJob", "i"
+#define TOPOD_PLAN_BMC_CURRENT		"BMCCurrent", "s"
+#define TOPOD_PLAN_BMC_PENDING		"BMCPending", "s"
+#define TOPOD_PLAN_MODULE_LAYOUT	"ModuleLayout", "s"
+#define TOPOD_PLAN_GPUS			"GPUs", "u"
+#define TOPOD_PLAN_GPUS_EXPECTED	"GPUsExpected", "u"
+#define TOPOD_PLAN_MOVING_GPUS		"MovingGPUs", "a(ss)"
+#define TOPOD_PLAN_DETACH		"Detach", "b"
+#define TOPOD_PLAN_DETACH_PORTS		"DetachPorts", "as"
+#define TOPOD_PLAN_HOLDERS		"Holders", "a(suss)"
+#define TOPOD_PLAN_HOLDERS_NAMED	"HoldersNamed", "b"
+#define TOPOD_PLAN_SYSTEMD		"Systemd", "b"
+#define TOPOD_PLAN_UNITS		"Units", "a(sbb)"
 
 /*
  * The bus itself, which both ask whether a name has an owner: topoctl

@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "ipmi.h"
-#include "platform.h"
+#include "platform_ipmi.h"
 #include "ptc.h"
 #include "tap.h"
 
@@ -35,7 +35,7 @@ static double now_ms(void)
 static int status(struct pt_ipmi *h, const struct pt_platform *p,
 		  struct pt_plat_job *job)
 {
-	const struct pt_plat_req *r = &p->status.request;
+	const struct pt_plat_req *r = &pt_plat_ipmi(p)->status.request;
 	uint8_t rsp[64];
 	size_t n;
 	int ret;
@@ -44,13 +44,13 @@ static int status(struct pt_ipmi *h, const struct pt_platform *p,
 			  r->len, rsp, sizeof(rsp), &n, NULL);
 	if (ret)
 		return ret;
-	return pt_platform_decode_status(p, rsp, n, job, NULL, 0);
+	return pt_plat_ipmi_decode_status(p, rsp, n, job, NULL, 0);
 }
 
 static int select_layout(struct pt_ipmi *h, const struct pt_platform *p,
 			 enum pcitopo_layout l, uint8_t *cc)
 {
-	const struct pt_plat_req *r = &p->layouts[l].select;
+	const struct pt_plat_req *r = &pt_plat_ipmi(p)->layouts[l].select;
 	uint8_t rsp[8];
 	size_t n;
 

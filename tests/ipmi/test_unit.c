@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "ipmi.h"
-#include "platform.h"
+#include "platform_ipmi.h"
 #include "tap.h"
 
 static char tmpdir[] = "/tmp/pt-ipmi-unit.XXXXXX";
@@ -72,13 +72,15 @@ static void test_good_platforms(void)
 	tap_ok(p.method == PT_PLAT_METHOD_SWITCHFW &&
 	       p.apply == PT_PLAT_APPLY_POWER_CYCLE,
 	       "switchfw: method switchfw, applied by power cycle");
-	tap_ok(p.layouts[PCITOPO_LAYOUT_CASCADE].select.netfn == 0x3c &&
-	       p.layouts[PCITOPO_LAYOUT_CASCADE].select.cmd == 0x10 &&
-	       p.layouts[PCITOPO_LAYOUT_CASCADE].select.len == 1 &&
-	       p.layouts[PCITOPO_LAYOUT_CASCADE].select.data[0] == 3,
+	tap_ok(pt_plat_ipmi(&p)->layouts[PCITOPO_LAYOUT_CASCADE].select.netfn == 0x3c &&
+	       pt_plat_ipmi(&p)->layouts[PCITOPO_LAYOUT_CASCADE].select.cmd == 0x10 &&
+	       pt_plat_ipmi(&p)->layouts[PCITOPO_LAYOUT_CASCADE].select.len == 1 &&
+	       pt_plat_ipmi(&p)->layouts[PCITOPO_LAYOUT_CASCADE].select.data[0] == 3,
 	       "switchfw: select cascade is 0x3c 0x10 [03]");
-	tap_ok(p.status.request.cmd == 0x11 && p.status.length == 5 &&
-	       p.status.pending_off == 2 && p.status.error_off == 4,
+	tap_ok(pt_plat_ipmi(&p)->status.request.cmd == 0x11 &&
+	       pt_plat_ipmi(&p)->status.length == 5 &&
+	       pt_plat_ipmi(&p)->status.pending_off == 2 &&
+	       pt_plat_ipmi(&p)->status.error_off == 4,
 	       "switchfw: status 0x3c 0x11, 5 bytes, pending at 2, error at 4");
 	tap_ok(p.ngpus == 4 && p.gpus[0] == 4 && p.gpus[3] == 7 &&
 	       p.switch_index == 1, "switchfw: GPU4-7 behind switch 1 move");
@@ -94,16 +96,23 @@ static void test_good_platforms(void)
 	if (ret)
 		tap_diag("%s", err);
 	tap_ok(p.method == PT_PLAT_METHOD_MUX && p.apply == PT_PLAT_APPLY_ONLINE &&
-	       p.layouts[PCITOPO_LAYOUT_COMMON].select.cmd == 0x20 &&
-	       p.layouts[PCITOPO_LAYOUT_COMMON].select.len == 2 &&
-	       p.layouts[PCITOPO_LAYOUT_COMMON].select.data[0] == 0x01 &&
-	       p.layouts[PCITOPO_LAYOUT_COMMON].select.data[1] == 0x02,
+	       pt_plat_ipmi(&p)->layouts[PCITOPO_LAYOUT_COMMON].select.cmd == 0x20 &&
+	       pt_plat_ipmi(&p)->layouts[PCITOPO_LAYOUT_COMMON].select.len == 2 &&
+	       pt_plat_ipmi(&p)->layouts[PCITOPO_LAYOUT_COMMON].select.data[0] == 0x01 &&
+	       pt_plat_ipmi(&p)->layouts[PCITOPO_LAYOUT_COMMON].select.data[1] == 0x02,
 	       "mux: online, select common is 0x3c 0x20 [01 02]");
 
 	ret = pt_platform_load("platforms/template.conf", &p, err, sizeof(err));
 	tap_eq(ret, 0, "template.conf parses");
 	if (ret)
 		tap_diag("%s", err);
+	tap_ok(!ret && p.transport == &pt_plat_ipmi_transport &&
+	       !strcmp(pt_platform_transport_name(&p), "ipmi"),
+	       "template.conf: transport ipmi, named in the file");
+	ret = pt_platform_load("platforms/emulated-mux.conf", &p, err,
+			       sizeof(err));
+	tap_ok(!ret && p.transport == &pt_plat_ipmi_transport,
+	       "emulated-mux.conf, which names no transport: ipmi, the default");
 }
 
 /* A valid file, one setting a line, so a case can replace line N. */
@@ -145,6 +154,13 @@ static const struct {
 	{ "unknown method", 3, "method = \"magic\";", 3,
 	  "unknown method \"magic\"" },
 	{ "unknown apply", 4, "apply = \"reboot\";", 4, "unknown apply" },
+	{ "unknown transport: refused with the known ones", 3,
+	  "method = \"switchfw\"; transport = \"redfish\";", 3,
+	  "transport \"redfish\": unknown (known: ipmi)" },
+	{ "transport not a string", 3,
+	  "method = \"switchfw\"; transport = 1;", 3,
+	  "transport must be a string" },
+
 	{ "a layout missing (only one left)", 7, "", 5,
 	  "at least two" },
 	{ "layout without select", 7,
@@ -254,20 +270,20 @@ static void test_decode(void)
 		tap_ok(0, "decode: platform loads (%s)", err);
 		return;
 	}
-	tap_ok(!pt_platform_decode_status(&p, busy, sizeof(busy), &job, err,
+	tap_ok(!pt_plat_ipmi_decode_status(&p, busy, sizeof(busy), &job, err,
 					  sizeof(err)) &&
 	       job.state == PT_PLAT_STATE_BUSY &&
 	       job.current == PCITOPO_LAYOUT_COMMON &&
 	       job.pending == PCITOPO_LAYOUT_CASCADE && job.job == 7 &&
 	       job.error == 0,
 	       "decode 01 02 03 07 00: busy, current common, pending cascade, job 7");
-	tap_ok(!pt_platform_decode_status(&p, done, sizeof(done), &job, err,
+	tap_ok(!pt_plat_ipmi_decode_status(&p, done, sizeof(done), &job, err,
 					  sizeof(err)) &&
 	       job.state == PT_PLAT_STATE_DONE &&
 	       job.current == PCITOPO_LAYOUT_BALANCE &&
 	       job.pending == PCITOPO_LAYOUT_UNKNOWN,
 	       "decode 02 01 00 08 00: done, current balance, nothing pending");
-	tap_eq(pt_platform_decode_status(&p, busy, 3, &job, err, sizeof(err)),
+	tap_eq(pt_plat_ipmi_decode_status(&p, busy, 3, &job, err, sizeof(err)),
 	       -EBADMSG, "decode: a 3-byte answer to a 5-byte status is refused");
 }
 

@@ -3,7 +3,7 @@
 #
 # topod's fault matrix on the host (issue 12), TAP: topod against the
 # simulated BMC over LAN (MUX method) and the stand-in hardware (no module;
-# daemon/topod/hostside.c), as in t-topod.sh.
+# tests/topod/hw_standin.c, in topod-standin), as in t-topod.sh.
 #
 # For every boundary of an online switch, forward and during its rollback
 # (the tables below: each phase topod enters, the first of each action
@@ -41,7 +41,7 @@ here=$(dirname "$(readlink -f "$0")")
 # shellcheck source-path=SCRIPTDIR source=topod-host.sh
 source "$here/topod-host.sh"
 
-make -s -C "$top/daemon" >/dev/null || { echo "not ok 1 - build topod"; exit 1; }
+make -s -C "$top/daemon" topod-tests >/dev/null || { echo "not ok 1 - build topod"; exit 1; }
 make -s -C "$top/cli" >/dev/null || { echo "not ok 1 - build topoctl"; exit 1; }
 
 D=$(mktemp -d /tmp/t-faults.XXXXXX)

@@ -148,6 +148,21 @@ ok "$([[ $rc == 1 && $(<"$C/err") == *"platform: $C/platform.conf:"[0-9]*"frobni
 	$(<"$C/err") == *"credentials: "* && $(<"$C/err") == *"2 problem(s)"* ]] && echo 0 || echo 1)" \
 	"topod --check: an unknown platform key and bad credentials: both named (file:line), 2 problems"
 sed 's/^/# /' "$C/err"
+# a platform for a BMC transport this topod does not have: refused, with
+# the ones it has; the rest (the credentials) still checked
+cp "$top/platforms/emulated-mux.conf" "$C/platform.conf"
+sed -i '1a transport = "redfish";' "$C/platform.conf"
+chmod 600 "$C/creds"
+rc=$(chk)
+ok "$([[ $rc == 1 && $(<"$C/err") == *"platform: $C/platform.conf:2: transport \"redfish\": unknown (known: ipmi)"* &&
+	$(<"$C/err") == *"1 problem(s)"* && $(<"$C/out") == *'user "admin"'* ]] && echo 0 || echo 1)" \
+	"topod --check: a platform naming an unknown BMC transport: refused (file:line), the known ones named"
+sed 's/^/# /' "$C/err"
+cp "$top/platforms/emulated-mux.conf" "$C/platform.conf"
+sed -i '1a transport = "ipmi";' "$C/platform.conf"
+rc=$(chk)
+ok "$([[ $rc == 0 ]] && echo 0 || echo 1)" "topod --check: transport = \"ipmi\" named in the platform: the default, accepted"
+chmod 644 "$C/creds"
 cp "$top/platforms/emulated-mux.conf" "$C/platform.conf"
 chk_conf '{ transport = "inband"; device = "'"$C"'/ipmi9"; }'
 rc=$(chk)
@@ -168,11 +183,28 @@ done <<'EOT'
 { transport = "lan"; host = "h"; port = "623"; }||bmc.port: not an integer
 { transport = "lan"; host = "h"; cipher = 17; }||cipher suite 17 (RAKP-HMAC-SHA256) is not supported
 { transport = "inband"; }|check_dmi = 1;|check_dmi: not true or false
-{ transport = "inband"; }|hardware = 1;|hardware: not a string
+{ transport = "inband"; }|hardware = 1;|hardware: topod drives this host's pcitopo.ko and nothing else
 { transport = "inband"; }|nfd_features_dir = 1;|nfd_features_dir: not a string
 { transport = "inband"; }|nfd_features_dir = "features.d";|nfd_features_dir: an absolute path or ""
 EOT
 chmod 600 "$C/creds"	# a good LAN setup again, as in the first case
+# the stand-in hardware is in the tests' build only: the topod that is
+# installed has none, and refuses the lines that chose it, saying why
+prod=$top/daemon/topod/topod
+for line in 'hardware = "fake";' 'fake_bmc_state = "/tmp/x";' 'hardware = "module";'; do
+	chk_conf
+	sed -i "s|^check_dmi = true;|$line|" "$C/topod.conf"
+	"$prod" --check --config "$C/topod.conf" >"$C/out" 2>"$C/err"; rc=$?
+	ok "$([[ $rc == 1 && $(<"$C/err") == *"config: $C/topod.conf:4: ${line%% *}: topod drives this host's pcitopo.ko and nothing else; the stand-in hardware is the host tests' (their topod-standin build), never a server's: remove the line"* ]] &&
+		echo 0 || echo 1)" "the installed topod refuses '$line' in topod.conf: its line, why, what to do"
+	[[ $rc == 1 ]] || sed 's/^/# /' "$C/out" "$C/err"
+done
+chk_conf
+out=$("$prod" --check --config "$C/topod.conf" 2>&1)
+sout=$("$TOPOD" --check --config "$C/topod.conf" 2>&1)
+ok "$([[ $out == *"hardware: this host's: pcitopo.ko, the ports' pciehp slots or Link Disable, drivers in sysfs"* &&
+	$sout == *"hardware: the tests' stand-in (no module"* ]] && echo 0 || echo 1)" \
+	"topod --check names the build's hardware: the host's in topod, the stand-in in the tests' topod-standin"
 chk_conf
 sed -i 's/^check_dmi = true;/nfd_features_dir = "";/' "$C/topod.conf"
 rc=$(chk)

@@ -2,7 +2,9 @@
 # shellcheck shell=bash
 #
 # Helpers of tests/topod: a private system-like D-Bus, the simulated BMC over
-# LAN, and topod with the stand-in hardware (no module on the host).
+# LAN, and topod with the stand-in hardware (no module on the host): the
+# tests' own build of it, topod-standin (make -C daemon topod-tests), which
+# links tests/topod/hw_standin.c where topod has the host's hardware.
 #
 #   bus_start DIR          dbus-daemon with DIR/bus.conf (system policy +
 #                          dbus/org.pcitopo.Topod.conf); exports
@@ -10,7 +12,9 @@
 #   bmc_start DIR ARGS...  tests/bmc/start-bmc --dir DIR/bmc ARGS; sources env
 #   topod_conf DIR PLATFORM [BUDGET_MS]   DIR/topod.conf + DIR/platform.conf;
 #                          the node labels in DIR/features.d (never the
-#                          host's /etc/kubernetes)
+#                          host's /etc/kubernetes); the stand-in's layout is
+#                          the simulated BMC's (DIR/state/fake-bmc-state, a
+#                          link to its state file)
 #   topod_start DIR        topod in the background, log DIR/topod.log;
 #                          waits for its bus name; TOPOD_ARGS: more options
 #                          (e.g. --test-fault hw_detach:3)
@@ -21,7 +25,9 @@
 #   cleanup                everything started, in reverse order
 
 top=$(dirname "$(dirname "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")")")
-TOPOD=${TOPOD:-$top/daemon/topod/topod}
+# topod with the stand-in hardware; TOPOD=daemon/build/san/topod-standin for
+# the sanitized one
+TOPOD=${TOPOD:-$top/daemon/build/plain/topod-standin}
 TOPOCTL=${TOPOCTL:-$top/cli/topoctl}
 # TAP lines: tests/tap.sh (ok, check, ...; counters n and failed)
 # shellcheck source=tests/tap.sh
@@ -93,15 +99,14 @@ topod_conf() { # DIR PLATFORM [BUDGET_MS]
 		sed -i "s/bmc_job_ms = [0-9]*/bmc_job_ms = $budget/" "$dir/platform.conf"
 	fi
 	mkdir -p "$dir/state" "$dir/features.d"
+	ln -sfn "$PCITOPO_BMC_STATE" "$dir/state/fake-bmc-state"
 	cat >"$dir/topod.conf" <<EOC
-# tests/topod: the simulated BMC over LAN, no module (stand-in hardware)
+# tests/topod: the simulated BMC over LAN, no module (topod-standin)
 platform = "$dir/platform.conf";
 bmc = { transport = "lan"; host = "127.0.0.1"; port = $PCITOPO_BMC_PORT;
         creds = "$dir/creds"; timeout_ms = 1000; };
 state_dir = "$dir/state";
 check_dmi = false;
-hardware = "fake";
-fake_bmc_state = "$PCITOPO_BMC_STATE";
 nfd_features_dir = "$dir/features.d";
 EOC
 }

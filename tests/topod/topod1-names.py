@@ -7,9 +7,12 @@ the header, parses the XML, and says in TAP whether the two agree: bus
 name, object path, interface, every org.pcitopo.Topod1.Error.* name with
 its errno (and topod_errno_of() on each), the flag bits of SetLayout and
 PlanLayout, every method, signal and property (TOPOD_METHOD_*,
-TOPOD_SIGNAL_*, TOPOD_PROP_*). Then that no .c file of daemon/topod or cli
-writes one of them (or any org.pcitopo name, path or the bus's own) as a
-string literal where the header's name belongs. t-topod.sh runs it.
+TOPOD_SIGNAL_*, TOPOD_PROP_*), the keys of Status's and PlanLayout's a{sv}
+with their signatures (TOPOD_STATUS_*, TOPOD_PLAN_*: the XML's comments
+list them as "Name (signature)"). Then that no .c file of daemon/topod or
+cli writes one of them (or any org.pcitopo name, path or the bus's own) as
+a string literal where the header's name belongs, and that topod appends
+every key. t-topod.sh runs it.
 
   topod1-names.py [HEADER XML]     default: the tree's; $CC, else cc
 """
@@ -57,7 +60,7 @@ int main(void)
 	printf("notours %%d %%d %%d\n", topod_errno_of(TOPOD_ERR "Nonesuch"),
 	       topod_errno_of("org.freedesktop.DBus.Error.Failed"),
 	       topod_errno_of(NULL));
-%s%s	printf("all %%llu\n", (unsigned long long)TOPOD_F_ALL);
+%s%s%s	printf("all %%llu\n", (unsigned long long)TOPOD_F_ALL);
 	return 0;
 }
 """
@@ -68,10 +71,13 @@ def read_header():
     text = open(HEADER).read()
     flags = [m for m in re.findall(r"^#define\s+(TOPOD_F_\w+)", text, re.M) if m != "TOPOD_F_ALL"]
     members = re.findall(r"^#define\s+(TOPOD_(METHOD|SIGNAL|PROP)_\w+)", text, re.M)
+    keys = re.findall(r"^#define\s+(TOPOD_(STATUS|PLAN)_\w+)", text, re.M)
     probe = PROBE % (os.path.abspath(HEADER), "".join(
         '\tprintf("flag %s %%llu\\n", (unsigned long long)%s);\n' % (m[len("TOPOD_F_"):], m)
         for m in flags), "".join(
-        '\tprintf("member %s %%s\\n", %s);\n' % (kind.lower(), m) for m, kind in members))
+        '\tprintf("member %s %%s\\n", %s);\n' % (kind.lower(), m) for m, kind in members), "".join(
+        '\tprintf("key %s %s %%s %%s\\n", TOPOD_KEY(%s), TOPOD_SIG(%s));\n' %
+        (kind.lower(), m, m, m) for m, kind in keys))
     with tempfile.TemporaryDirectory() as tmp:
         src, exe = os.path.join(tmp, "probe.c"), os.path.join(tmp, "probe")
         with open(src, "w") as f:
@@ -85,6 +91,7 @@ def read_header():
         out = subprocess.run([exe], capture_output=True, text=True, check=True).stdout
     h = {"errors": {}, "flags": {}, "text": text,
          "members": {"method": [], "signal": [], "prop": []},
+         "keys": {"status": {}, "plan": {}}, "key_macros": {"status": [], "plan": []},
          "err_macros": re.findall(r"^#define\s+TOPOD_ERR_(\w+)\s", text, re.M)}
     for line in out.splitlines():
         f = line.split()
@@ -92,6 +99,9 @@ def read_header():
             h["errors"][f[1]] = (f[2], int(f[3]), int(f[4]))
         elif f[0] == "member":
             h["members"][f[1]].append(f[2])
+        elif f[0] == "key":
+            h["keys"][f[1]].setdefault(f[3], []).append(f[4])
+            h["key_macros"][f[1]].append(f[2])
         elif f[0] == "flag":
             h["flags"][f[1]] = int(f[2])
         elif f[0] == "notours":
@@ -126,24 +136,144 @@ LITERAL_MEMBER = [
 ]
 
 
+# "Name (signature)" at the start of a key's line in the XML's comments
+KEY_ENTRY = re.compile(r"([A-Z]\w*) \(((?:[^()\s]|\([^()\s]*\))+)\)(,?)")
+
+
+def xml_keys(iface, name, label):
+    """{key: signature} of "Keys of LABEL" in the comment before <method NAME>:
+    each line indented 9 spaces starts with one or more "Name (sig)", comma
+    separated; deeper lines are their descriptions. None if not found."""
+    prev = None
+    for el in iface:
+        if el.tag == "method" and el.get("name") == name:
+            break
+        prev = el
+    else:
+        return None
+    text = prev.text if prev is not None and prev.tag is ET.Comment else ""
+    at = text.find("Keys of %s" % label)
+    if at < 0:
+        return None
+    keys = {}
+    for line in text[at:].splitlines()[1:]:
+        if not re.match(r" {9}[A-Z]", line):
+            continue
+        pos = 9
+        while True:
+            m = KEY_ENTRY.match(line, pos)
+            if not m:
+                break
+            keys.setdefault(m.group(1), []).append(m.group(2))
+            pos = m.end()
+            if not m.group(3):
+                break
+            while pos < len(line) and line[pos] == " ":
+                pos += 1
+    return keys
+
+
+def complete_type(sig):
+    """Whether sig is one complete D-Bus type (what a variant holds)."""
+    def one(i):
+        if i >= len(sig):
+            return -1
+        c = sig[i]
+        if c in "ybnqiuxtdsogh":
+            return i + 1
+        if c == "a":
+            if sig[i + 1:i + 2] == "{":
+                j = one(i + 2)
+                if j < 0 or sig[i + 2] not in "ybnqiuxtdsog":
+                    return -1
+                j = one(j)
+                return j + 1 if j > 0 and sig[j:j + 1] == "}" else -1
+            return one(i + 1)
+        if c == "(":
+            j = i + 1
+            while j < len(sig) and sig[j] != ")":
+                j = one(j)
+                if j < 0:
+                    return -1
+            return j + 1 if j < len(sig) and j > i + 1 else -1
+        return -1
+    return one(0) == len(sig)
+
+
+def check_keys(h, iface):
+    """Status's and PlanLayout's keys: the header's are the XML's, name and
+    signature; each signature a complete type; every key appended by topod."""
+    for method_name, label in (("Status", "status"), ("PlanLayout", "plan")):
+        got = h["keys"][label]
+        x = xml_keys(iface, method_name, label)
+        ok(x is not None, "the XML's %s lists \"Keys of %s\"" % (method_name, label))
+        if x is None:
+            continue
+        dup = sorted(k for k, v in list(got.items()) + list(x.items()) if len(v) > 1)
+        ok(not dup, "%s: each key once, in the header and in the XML" % method_name, dup)
+        ok(sorted(got) == sorted(x),
+           "%s: the header's TOPOD_%s_* keys are the XML's (%d)" %
+           (method_name, label.upper(), len(got)),
+           "header only: %s\nXML only: %s" % (sorted(set(got) - set(x)), sorted(set(x) - set(got))))
+        differ = ["%s: header %s, XML %s" % (k, got[k][0], x[k][0])
+                  for k in sorted(set(got) & set(x)) if got[k][0] != x[k][0]]
+        ok(not differ, "%s: every key's signature is the XML's" % method_name, "\n".join(differ))
+        bad = ["%s %s" % (k, v[0]) for k, v in sorted(got.items()) if not complete_type(v[0])]
+        ok(not bad, "%s: every key's signature is one complete D-Bus type" % method_name,
+           "\n".join(bad))
+    # topod is the one that answers: every key is appended somewhere there
+    src = ""
+    for name in sorted(os.listdir(os.path.join(top, "daemon/topod"))):
+        if name.endswith(".c"):
+            with open(os.path.join(top, "daemon/topod", name)) as f:
+                src += f.read()
+    unused = [m for m in h["key_macros"]["status"] + h["key_macros"]["plan"]
+              if not re.search(r"\b%s\b" % m, src)]
+    ok(not unused, "topod (daemon/topod/*.c) answers with every key of the header",
+       "\n".join(unused))
+
+
+def strip_comments(src):
+    """src with its comments blanked (lines kept)."""
+    return re.sub(r"/\*.*?\*/|//[^\n]*", lambda m: re.sub(r"[^\n]", " ", m.group(0)), src,
+                  flags=re.S)
+
+
+def sources():
+    """(path, text) of every .c file of daemon/topod and cli."""
+    for d in ("daemon/topod", "cli"):
+        for name in sorted(os.listdir(os.path.join(top, d))):
+            if name.endswith(".c"):
+                with open(os.path.join(top, d, name)) as f:
+                    yield os.path.join(d, name), f.read()
+
+
 def check_sources(h):
     """No literal of daemon/topod/*.c and cli/*.c where topod1.h has a name."""
     found = []
-    for d in ("daemon/topod", "cli"):
-        for name in sorted(os.listdir(os.path.join(top, d))):
-            if not name.endswith(".c"):
-                continue
-            path = os.path.join(d, name)
-            with open(os.path.join(top, path)) as f:
-                src = f.read()
-            for pat, what in LITERAL_MEMBER:
-                for m in re.finditer(pat, src):
-                    line = src.count("\n", 0, m.start()) + 1
-                    found.append("%s:%d: %s: %s" % (path, line, what, " ".join(
-                        src[m.start():m.end() + 24].split())))
+    for path, src in sources():
+        for pat, what in LITERAL_MEMBER:
+            for m in re.finditer(pat, src):
+                line = src.count("\n", 0, m.start()) + 1
+                found.append("%s:%d: %s: %s" % (path, line, what, " ".join(
+                    src[m.start():m.end() + 24].split())))
     members = sorted(sum(h["members"].values(), []))
     ok(not found, "daemon/topod/*.c and cli/*.c name no D-Bus member, object or "
        "org.pcitopo name by a literal (topod1.h's %d names)" % len(members), "\n".join(found))
+    # the dictionaries' keys: no literal of one in topod, nor in topoctl's
+    # files that talk to it (those that include topod-client.h)
+    names = set(h["keys"]["status"]) | set(h["keys"]["plan"])
+    found = []
+    for path, src in sources():
+        src = strip_comments(src)
+        if path.startswith("cli/") and '#include "topod-client.h"' not in src:
+            continue
+        for m in re.finditer(r'"((?:[^"\\]|\\.)*)"', src):
+            if m.group(1) in names:
+                found.append("%s:%d: \"%s\"" % (path, src.count("\n", 0, m.start()) + 1,
+                                                 m.group(1)))
+    ok(not found and names, "daemon/topod/*.c and topoctl's D-Bus files write none of the "
+       "%d Status and PlanLayout keys as a literal" % len(names), "\n".join(found))
 
 
 def main():
@@ -176,6 +306,7 @@ def main():
         got = sorted(h["members"][kind])
         ok(x and got == x, "the header's %s are the XML's <%s> (%s)" % (tags, tag, ", ".join(x)),
            "header only: %s\nXML only: %s" % (sorted(set(got) - set(x)), sorted(set(x) - set(got))))
+    check_keys(h, iface)
     check_sources(h)
 
     prefix = h["interface"] + ".Error."

@@ -46,7 +46,7 @@ static void test_layout_by_name(void)
 	int bad = 0;
 	u8 l;
 
-	for (l = PCITOPO_LAYOUT_BALANCE; l <= PCITOPO_LAYOUT_CASCADE; l++)
+	for (l = ptc_layout_first(); l; l = ptc_layout_next(l))
 		bad += ptc_layout_by_name(ptc_layout_name(l)) != l;
 	tap_ok(!bad, "balance, common, cascade parse back to their layout");
 	bad = 0;
@@ -54,6 +54,39 @@ static void test_layout_by_name(void)
 		bad += ptc_layout_by_name(junk[i]) != PCITOPO_LAYOUT_UNKNOWN;
 	tap_ok(!bad, "unknown, other, a wrong case or a prefix: no layout");
 	tap_eq(ptc_layout_by_name(NULL), PCITOPO_LAYOUT_UNKNOWN, "NULL: no layout");
+}
+
+/* the one list of switchable layouts, walked by ptc_layout_first(), _next() */
+static void test_switchable(void)
+{
+	char walked[64] = "", buf[64];
+	unsigned int n = 0;
+	int bad = 0;
+	u8 l;
+
+	for (l = ptc_layout_first(); l; l = ptc_layout_next(l)) {
+		snprintf(walked + strlen(walked), sizeof(walked) - strlen(walked),
+			 "%s%s", n ? " " : "", ptc_layout_name(l));
+		n++;
+		bad += !ptc_layout_switchable(l);
+	}
+	tap_streq(walked, "balance common cascade",
+		  "ptc_layout_first, _next: balance, common, cascade, in that order");
+	tap_ok(n == 3 && !bad, "three layouts, each switchable");
+	tap_ok(!ptc_layout_switchable(PCITOPO_LAYOUT_UNKNOWN) &&
+	       !ptc_layout_switchable(PCITOPO_LAYOUT_OTHER) &&
+	       !ptc_layout_switchable(__PCITOPO_LAYOUT_MAX) &&
+	       !ptc_layout_switchable(255),
+	       "unknown, other and out of range are not switchable");
+	tap_eq(ptc_layout_next(PCITOPO_LAYOUT_CASCADE), PCITOPO_LAYOUT_UNKNOWN,
+	       "after the last: unknown (the walk ends)");
+	tap_eq(ptc_layout_next(PCITOPO_LAYOUT_OTHER), PCITOPO_LAYOUT_UNKNOWN,
+	       "after a layout that is not switchable: unknown");
+	tap_streq(ptc_layout_list(buf, sizeof(buf), ", "),
+		  "balance, common, cascade", "the list for messages");
+	tap_streq(ptc_layout_list(buf, 12, " or "), "balance or ",
+		  "a short buffer: cut and terminated");
+	tap_streq(ptc_layout_list(buf, 1, ", "), "", "one byte: empty");
 }
 
 static void test_format(void)
@@ -147,6 +180,7 @@ int main(void)
 {
 	test_names();
 	test_layout_by_name();
+	test_switchable();
 	test_format();
 	test_parse();
 	return tap_done();

@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * topod: the phase layer of a switch, shared by its parts, each in its own
+ * file and all in the job's one worker thread (or a dry run's):
+ *
+ *   job.c        orchestration: which phases a switch runs, in which
+ *                order, what its outcome is; the dry run; the thread
+ *   preflight.c  preflight's checks (a switch's and a dry run's)
+ *   phases.c     quiesce, detach, bmc, reenumerate, verify, restore,
+ *                commit
+ *   rollback.c   back to the old layout after a failure
+ *   recover.c    at start: the journal of a switch in flight
+ *   phase.c      this layer: a phase begun (journalled first, announced,
+ *                a fault point for the tests), failed or refused, the
+ *                worker's messages, the commit, the BMC and systemd
+ *                opened once per job
+ *
+ * Every phase journals what it is about to do before it does it, so that
+ * whoever ends the switch (this thread, or the next start after a crash)
+ * can undo it.
+ */
+#ifndef PCITOPO_TOPOD_PHASE_H
+#define PCITOPO_TOPOD_PHASE_H
+
+#include "bmc.h"
+#include "hostside.h"
+#include "topod.h"
+#include "units.h"
+
+/* One job (a switch, a dry run, a recovery) in its thread. */
+struct run {
+	struct tjob *j;
+	const struct tconfig *cfg;
+	const struct pt_platform *plat;
+	struct bmc *bmc;
+	struct hw *hw;
+	struct units units;
+	bool units_open;
+	struct tj_job jr;		/* the journal being kept */
+	struct hw_snap before;
+	struct pt_plat_job bj;		/* last BMC status */
+	enum pcitopo_layout from, to;
+	char phase[TJ_PHASE_LEN];
+	enum pcitopo_layout phase_layout;
+	uint64_t t0;
+	enum terr terr;
+	char err[TOPOD_MSG_LEN];
+	char warn[TOPOD_MSG_LEN];	/* units restore could not start */
+	char devs[TPLAN_MAX_GPUS][PCITOPO_ADDR_LEN];
+	unsigned int ndevs;
+	char ports[TJ_MAX_PORTS][PCITOPO_ADDR_LEN];	/* the devs hang from */
+	unsigned int nports;
+	bool rescan;			/* a detached port no slot power-on
+					 * enumerates again (slots_down) */
+	struct tplan *plan;		/* a dry run: check, note, never act */
+};
+
+/* GPUs missing and none arriving for this long: pciehp is not bringing
+ * them (it enumerates a slot within ~1.1 s of powering it on: up to 1 s
+ * for the link, then 100 ms), a rescan may. */
+#define REENUM_RESCAN_MS	2000
+
+/* phase.c: the layer */
+/* Phase name (for l) begins: the journal says so first, then the Phase
+ * signal, then the tests' fault point of that name. */
+void phase_begin(struct run *r, const char *name, enum pcitopo_layout l);
+/* The phase's Phase signal (status started | done | failed); none in a
+ * dry run. */
+void phase_post(struct run *r, const char *status, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Fail the phase: sets r->terr/err, announces it, returns -1. */
+int phase_fail(struct run *r, enum terr e, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* A check of preflight says no. A switch fails the phase there (-1); a dry
+ * run notes the first refusal (what SetLayout would answer) and goes on
+ * checking (0). */
+int phase_refuse(struct run *r, enum terr e, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* the journal rewritten as r->jr says (not in a dry run, nor without one) */
+void journal_save(struct run *r);
+void post_state(struct run *r, enum tstate s, enum pcitopo_layout p);
+void post_accept(struct run *r, enum terr e, const char *text);
+void post_finish(struct run *r, enum pcitopo_layout l, bool ok,
+		 enum tstate s, const char *error);
+/* The committed state (l, or as it was for PCITOPO_LAYOUT_UNKNOWN, with
+ * error as its LastError) written, the journal removed. */
+void job_commit(struct run *r, enum pcitopo_layout l, const char *error);
+/* the job's one BMC session (phase_fail()s BMC), its systemd connection */
+int open_bmc(struct run *r);
+void open_units(struct run *r);
+/* 1 if the platform's unit i runs (and so is to be stopped), 0 if not,
+ * -errno when systemd cannot tell */
+int unit_to_stop(struct run *r, unsigned int i);
+int gpu_number(const struct hw_snap *s, const char *addr);
+
+/* phase.c: why a port that can be neither powered off nor link-disabled
+ * is refused (preflight, detach) */
+extern const char no_link_disable[];
+
+/* preflight.c: preflight's checks, shared by a switch and a dry run (r->plan) */
+int preflight_checks(struct run *r);
+int do_preflight(struct run *r);
+
+/* phases.c: each 0, or -1 with the phase failed (r->terr, r->err) */
+int do_quiesce(struct run *r);
+int do_detach(struct run *r);
+/* the slots below ports[], journalled, taken down; *n: how many */
+int slots_down(struct run *r, char ports[][PCITOPO_ADDR_LEN],
+	       unsigned int nports, unsigned int *n);
+/* Select l and follow it to done (journal: the Select noted first) */
+int bmc_to(struct run *r, enum pcitopo_layout l, bool journal);
+int do_bmc(struct run *r, const char *name, enum pcitopo_layout l,
+	   bool journal);
+int do_reenumerate(struct run *r, const char *name, enum pcitopo_layout l,
+		   struct hw_snap *after);
+int do_verify(struct run *r, const char *name, enum pcitopo_layout l,
+	      const struct hw_snap *after);
+/* the journal's unbound devices given their drivers back; how many stay
+ * without (named in buf) */
+unsigned int rebind(struct run *r, unsigned int *bound, char *buf,
+		    size_t len);
+/* never fails the switch: r->warn says which units did not start */
+void do_restore(struct run *r, const char *name, enum pcitopo_layout l);
+/* commit: r->to committed (r->warn: its LastError, with ok true) */
+void finish_ok(struct run *r, const char *msg);
+
+/* rollback.c: back to r->from after r->err (why_prefix before it) */
+void rollback(struct run *r, const char *why_prefix);
+
+/* recover.c: JOB_RECOVER */
+void run_recover(struct run *r);
+
+#endif

@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * topod: the rollback of a switch that failed after preflight, to the old
+ * layout, the same way from every phase: rollback-bmc (a job still running
+ * ends first; the moved GPUs off the bus, then the old layout selected if
+ * the BMC is not at it or slots are still down), rollback-reenumerate,
+ * rollback-verify, rollback-restore; a rollback that fails leaves the
+ * journal, marked, for the next start, with no GPU detached nor unbound.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "phase.h"
+
+/*
+ * Before the MUX flips back: the moving GPUs that are enumerated now, on the
+ * ports the switch moved them to (maybe with their drivers bound by the
+ * kernel's probe at add), are taken off the bus, as the forward path does
+ * before its Select: the BMC never pulls a live device. Which ones: every
+ * GPU now present but those that do not move (before the switch, at the
+ * same address). Their ports go into the journal first. *n: how many.
+ */
+static int detach_moved(struct run *r, unsigned int *n)
+{
+	char err[TOPOD_MSG_LEN];
+	struct hw_snap now;
+	unsigned int np = 0, down;
+	char ports[TJ_MAX_PORTS][PCITOPO_ADDR_LEN];
+
+	*n = 0;
+	if (r->plat->apply != PT_PLAT_APPLY_ONLINE)
+		return 0;
+	if (!r->before.ngpus) {
+		tlog(LOG_WARNING, "rollback: no GPUs from before the switch in "
+		     "the journal: cannot tell which GPUs moved");
+		return 0;
+	}
+	if (!r->hw && hw_open(r->cfg, r->plat, true, &r->hw, err, sizeof(err)))
+		return phase_fail(r, TERR_INTERNAL, "%s", err);
+	if (hw_snapshot(r->hw, &now, err, sizeof(err)))
+		return phase_fail(r, TERR_INTERNAL, "%s", err);
+	for (unsigned int i = 0; i < now.ngpus; i++) {
+		const struct hw_gpu *g = &now.gpus[i];
+		bool stays = false, seen = false;
+
+		for (unsigned int k = 0; k < r->before.ngpus; k++)
+			stays |= !strcmp(r->before.gpus[k].addr, g->addr);
+		for (unsigned int k = 0; k < r->ndevs; k++)
+			if (!strcmp(r->devs[k], g->addr))
+				stays = false;
+		if (stays || !g->parent[0])
+			continue;
+		for (unsigned int k = 0; k < np; k++)
+			seen |= !strcmp(ports[k], g->parent);
+		if (seen)
+			continue;
+		if (np >= TJ_MAX_PORTS)
+			return phase_fail(r, TERR_INTERNAL, "more than %u ports to "
+				    "detach", TJ_MAX_PORTS);
+		memcpy(ports[np++], g->parent, PCITOPO_ADDR_LEN);
+	}
+	for (unsigned int i = 0; i < np; i++) {
+		bool known = false;
+
+		for (unsigned int k = 0; k < r->jr.nports; k++)
+			known |= !strcmp(r->jr.ports[k], ports[i]);
+		if (!known && r->jr.nports < TJ_MAX_PORTS)
+			memcpy(r->jr.ports[r->jr.nports++], ports[i],
+			       PCITOPO_ADDR_LEN);
+	}
+	journal_save(r);
+	for (unsigned int i = 0; i < np; i++) {
+		fault_point("hw_detach");
+		if (hw_detach(r->hw, ports[i], err, sizeof(err)))
+			return phase_fail(r, TERR_INTERNAL, "%s", err);
+	}
+	*n = np;
+	return slots_down(r, ports, np, &down);
+}
+
+/* A recovery of a rollback that had its Select done: the journal it found
+ * says a phase after rollback-bmc (reached only once that Select's job
+ * was done, the BMC at the old layout). */
+static bool rollback_selected(const struct run *r)
+{
+	static const char *const after[] = { "rollback-reenumerate",
+		"rollback-verify", "rollback-restore" };
+	const struct tj_job *jj = &r->j->journal;
+
+	if (r->j->kind != JOB_RECOVER || jj->state != TJ_ROLLING_BACK)
+		return false;
+	for (size_t i = 0; i < sizeof(after) / sizeof(after[0]); i++)
+		if (!strcmp(jj->phase, after[i]))
+			return true;
+	return false;
+}
+
+/* rollback-bmc: a job still running (a hung Select) ends first; then,
+ * unless the BMC is at l already with nothing left to put back, the moved
+ * GPUs are taken off the bus and l is selected. 0, or -1 (phase failed). */
+static int rollback_bmc(struct run *r, enum pcitopo_layout l)
+{
+	char err[TOPOD_MSG_LEN];
+	unsigned int ndet = 0;
+	int e;
+
+	phase_begin(r, "rollback-bmc", l);
+	if (open_bmc(r))
+		return -1;
+	e = bmc_follow(r->bmc, r->plat->bmc_job_ms, &r->bj, err, sizeof(err));
+	if (e)
+		return phase_fail(r, e == -ETIMEDOUT ? TERR_TIMEOUT : TERR_BMC,
+				  "%s", err);
+	/* slots still down (the Select failed or never went out): the old
+	 * layout is selected again before they come up, so that the lanes
+	 * are surely where it has them (a MUX at l moves nothing; the
+	 * emulated one puts back the devices QEMU dropped at power off).
+	 * Not when this rollback's own Select had completed before topod
+	 * stopped (its journal past rollback-bmc, the BMC at l): a BMC
+	 * command is sent once. */
+	if (r->bj.current != l || (r->bj.pending && r->bj.pending != l) ||
+	    (r->jr.nslots && !rollback_selected(r))) {
+		if (detach_moved(r, &ndet) || bmc_to(r, l, false))
+			return -1;
+		phase_post(r, "done", "BMC job %d done: current %s%s",
+			   r->bj.job, ptc_layout_name(r->bj.current),
+			   ndet ? " (the moved GPUs' ports detached first)" : "");
+	} else {
+		phase_post(r, "done", "BMC still at %s: nothing to select",
+			   ptc_layout_name(l));
+	}
+	return 0;
+}
+
+/* The rollback to l failed too (r->err): the journal stays, marked, for
+ * the next start; no GPU stays detached, nor its slot down, nor without
+ * its driver where it can have one; State failed. */
+static void rollback_failed(struct run *r, const char *first,
+			    enum pcitopo_layout l)
+{
+	char err[TOPOD_MSG_LEN + 256], err2[TOPOD_MSG_LEN], drv[TOPOD_MSG_LEN];
+	struct tj_committed c;
+	unsigned int bound;
+
+	snprintf(err, sizeof(err), "%.300s; rollback to %s failed: %.180s",
+		 first, ptc_layout_name(l), r->err);
+	tlog(LOG_CRIT, "%s", err);
+	/* the journal says so: the next start tries again, and knows that
+	 * topod did not stop here, its rollback failed */
+	r->jr.rollback_failed = 1;
+	tcopy(r->jr.rollback_error, sizeof(r->jr.rollback_error), r->err);
+	journal_save(r);
+	fault_point("rollback-failed");	/* tests: marked, nothing rebound */
+	/* whatever the layout now, no GPU stays detached (nor its slot down) */
+	if (r->hw || !hw_open(r->cfg, r->plat, true, &r->hw, err2, sizeof(err2))) {
+		struct hw_snap now;
+		unsigned int up;
+
+		if (r->jr.nslots &&
+		    hw_slots_up(r->hw, r->jr.slots, r->jr.nslots, &up, err2,
+				sizeof(err2)))
+			tlog(LOG_ERR, "%s", err2);
+		fault_point("hw_rescan");
+		if (hw_rescan(r->hw, err2, sizeof(err2)))
+			tlog(LOG_ERR, "%s", err2);
+		else if (!hw_snapshot(r->hw, &now, err2, sizeof(err2)))
+			tlog(LOG_NOTICE, "after a rescan: layout %s, %u GPUs",
+			     ptc_layout_name(now.layout), now.ngpus);
+	}
+	/* and none stays without its driver where it can have it */
+	if (rebind(r, &bound, drv, sizeof(drv)))
+		snprintf(err + strlen(err), sizeof(err) - strlen(err),
+			 "; %.200s", drv);
+	if (tj_committed_read(r->cfg->state_dir, &c))
+		memset(&c, 0, sizeof(c));
+	tcopy(c.last_error, sizeof(c.last_error), err);
+	(void)tj_committed_write(r->cfg->state_dir, &c);
+	post_finish(r, r->to, false, TS_FAILED, err);
+}
+
+/* Back to r->from after a failure (r->err says why; why_prefix, if any,
+ * goes before it: together they are the first cause, kept to the end). */
+void rollback(struct run *r, const char *why_prefix)
+{
+	char first[TOPOD_MSG_LEN + 64];
+	enum terr first_e = r->terr;
+	struct hw_snap after;
+	enum pcitopo_layout l = r->from;
+
+	snprintf(first, sizeof(first), "%s%s", why_prefix, r->err);
+	tlog(LOG_WARNING, "rolling back to %s: %s", ptc_layout_name(l), first);
+	r->jr.state = TJ_ROLLING_BACK;
+	tcopy(r->jr.error, sizeof(r->jr.error), first);
+	r->jr.rollback_failed = 0;
+	r->jr.rollback_error[0] = '\0';
+	journal_save(r);
+	post_state(r, TS_ROLLING_BACK, PCITOPO_LAYOUT_UNKNOWN);
+
+	if (!l || !r->plat->layouts[l].present) {
+		snprintf(r->err, sizeof(r->err), "old layout unknown");
+		rollback_failed(r, first, l);
+		return;
+	}
+	if (rollback_bmc(r, l) ||
+	    do_reenumerate(r, "rollback-reenumerate", l, &after) ||
+	    do_verify(r, "rollback-verify", l, &after)) {
+		rollback_failed(r, first, l);
+		return;
+	}
+	do_restore(r, "rollback-restore", l);
+	if (*r->warn)
+		snprintf(first + strlen(first), sizeof(first) - strlen(first),
+			 "; rolled back to %s, but %.200s", ptc_layout_name(l),
+			 r->warn);
+	fault_point("rollback-commit");	/* tests: verified, not committed */
+	job_commit(r, l, first);
+	r->terr = first_e;
+	tcopy(r->err, sizeof(r->err), first);
+	post_finish(r, r->to, false, TS_IDLE, first);
+}
