@@ -110,13 +110,13 @@ dlist=$(dpkg-deb -c "$dkms_deb" | awk '{print $6}' | sed 's|^\./|/|')
 s=/usr/src/pcitopo-$V
 miss=
 for f in $s/dkms.conf $s/VERSION $s/kmod/Kbuild $s/kmod/Makefile \
-	$(cd kmod && git ls-files 'pcitopo_*.[ch]' | sed "s|^|$s/kmod/|") \
+	$(git ls-files kmod | grep -vx kmod/scripts/check | sed "s|^|$s/|") \
 	$(git ls-files 'core/*.c' 'core/*.h' | sed "s|^|$s/|") \
 	$s/include/uapi/linux/pcitopo.h /usr/lib/modules-load.d/pcitopo.conf; do
 	grep -qx "$f" <<<"$dlist" || miss+=" $f"
 done
 ok "$([[ -z $miss ]] && echo 0 || echo 1)" \
-	"pcitopo-dkms holds dkms.conf, every kmod/ and core/ source, the uapi header, modules-load.d" "missing:$miss"
+	"pcitopo-dkms holds dkms.conf, every file of kmod/ Kbuild reads (its conftest too) and of core/, the uapi header, modules-load.d" "missing:$miss"
 
 # versions
 dpkg-deb -x "$deb" "$tmp/root"
