@@ -568,7 +568,7 @@ static int parse_lists(struct pctx *c, config_setting_t *root,
 
 		if (!u || !valid_unit(u))
 			return perr(c, e, "stop_units[%d]: not a systemd unit "
-				    "name (e.g. \"dcgm.service\")", i);
+				    "name (e.g. \"nvidia-dcgm.service\")", i);
 		snprintf(p->units[i], sizeof(p->units[i]), "%s", u);
 	}
 	p->nunits = (unsigned int)n;

@@ -304,7 +304,7 @@ ok "$([[ $rc == 0 ]] && jq -e '.verdict == "proceed" and .proceed and .error == 
 	([.moving_gpus[].name] == ["GPU4", "GPU5", "GPU6", "GPU7"]) and .moving_gpus[0].address == "0000:27:00.0" and
 	(.detach_ports | length) == 4 and .holders == [] and
 	.bmc.reachable and .bmc.state == "done" and .bmc.job == 1 and .bmc.current == "cascade" and .bmc.pending == null and
-	([.units[].name] == ["nvidia-persistenced.service", "dcgm.service", "nvidia-fabricmanager.service"]) and
+	([.units[].name] == ["nvidia-persistenced.service", "nvidia-dcgm.service", "nvidia-fabricmanager.service"]) and
 	([.units[] | select(.stop)] == [])' <<<"$json" >/dev/null && echo 0 || echo 1)" \
 	"dry run -j: one JSON object, every field as expected"
 out=$("$TOPOCTL" set cascade --dry-run 2>&1); rc=$?
