@@ -98,6 +98,35 @@ ok "$([[ -z $miss ]] && ! grep -qE 'libexec/pcitopo/slurm|slurm.*\.(path|service
 	"missing:$miss; pcitopo: $(grep slurm <<<"$list")"
 ok "$(dpkg-deb -f "$slurm_deb" Depends | grep -q "pcitopo (= $V)"; echo $?)" \
 	"pcitopo-slurm depends on pcitopo of its own version" "$(dpkg-deb -f "$slurm_deb" Depends)"
+# Depends as policy 7.2 says: topoctl needs none of the bus, systemd and
+# polkitd (topod's), so they are Recommends, not Depends
+dep=$(dpkg-deb -f "$deb" Depends) rec=$(dpkg-deb -f "$deb" Recommends)
+hard=$(tr ',|' '\n\n' <<<"$dep" | sed 's/ *(.*//; s/^ *//' |
+	grep -xE 'polkitd|systemd|dbus|dbus-system-bus|default-dbus-system-bus|dbus-daemon|dbus-broker')
+ok "$([[ -z $hard ]] && echo 0 || echo 1)" \
+	"pcitopo: Depends has neither polkitd, systemd nor a D-Bus system bus (topoctl needs none)" "Depends: $dep"
+ok "$(r=0; for p in polkitd systemd 'default-dbus-system-bus | dbus-system-bus'; do
+	tr ',' '\n' <<<"$rec" | sed 's/^ *//' | grep -qxF "$p" || r=1; done; echo $r)" \
+	"pcitopo: Recommends polkitd, systemd, default-dbus-system-bus | dbus-system-bus (topod's)" "Recommends: $rec"
+# a binNMU of pcitopo (version V+b1; pcitopo-dkms, Architecture: all, is
+# not rebuilt and stays V): its Recommends must still name an installable
+# pcitopo-dkms. dpkg-gencontrol with a binNMU entry on top of the changelog
+mkdir -p "$tmp/bnmu/debian" "$tmp/bnmu/pkg"
+cp debian/control "$tmp/bnmu/debian/"
+{
+	printf 'pcitopo (%s+b1) unstable; urgency=low, binary-only=yes\n\n' "$V"
+	printf '  * Binary-only non-maintainer upload for amd64 (t-pkg).\n\n'
+	printf ' -- t-pkg <t-pkg@localhost>  %s\n\n' "$(date -R)"
+	cat debian/changelog
+} >"$tmp/bnmu/debian/changelog"
+bctl=$(cd "$tmp/bnmu" && dpkg-gencontrol -ppcitopo -Ppkg -O 2>/dev/null)
+bver=$(sed -n 's/^Version: //p' <<<"$bctl")
+brel=$(sed -n 's/^Recommends: //p' <<<"$bctl" | tr ',' '\n' | sed -n 's/^ *pcitopo-dkms (\(.*\))$/\1/p')
+bop=${brel%% *} bv=${brel#* }
+case $bop in '=') bop=eq ;; '>=') bop=ge ;; '<=') bop=le ;; '>>') bop=gt ;; '<<') bop=lt ;; esac
+ok "$([[ $bver == "$V+b1" && -n $brel ]] && dpkg --compare-versions "$V" "$bop" "$bv" && echo 0 || echo 1)" \
+	"a binNMU (pcitopo $V+b1): its Recommends on pcitopo-dkms ($brel) takes pcitopo-dkms $V, which a binNMU does not rebuild" \
+	"$(grep -E '^(Version|Recommends):' <<<"$bctl")"
 dpkg-deb -e "$deb" "$tmp/ctl"
 ok "$(is "$(cat "$tmp/ctl/conffiles")" /etc/pcitopo/topod.conf)" \
 	"DEBIAN/conffiles: /etc/pcitopo/topod.conf" "$(cat "$tmp/ctl/conffiles")"
