@@ -33,7 +33,7 @@ cd "$top" || exit 1
 # shellcheck source=tests/tap.sh
 . "$top/tests/tap.sh"
 is() { [[ $1 == "$2" ]] && echo 0 || echo 1; }
-for c in dpkg-buildpackage dh dh_dkms dkms lintian fakeroot; do
+for c in dpkg-buildpackage dh dh_dkms dkms lintian blhc fakeroot; do
 	command -v "$c" >/dev/null || { echo "not ok 1 - t-pkg: no $c (scripts/setup installs it)"; exit 1; }
 done
 V=$(cat VERSION)
@@ -66,6 +66,23 @@ o=$(lintian --pedantic -I "$out/pcitopo_${V}_amd64.changes" 2>&1 | grep -v '^run
 ok "$(grep -qE '^[EW]: ' <<<"$o" && echo 1 || echo 0)" \
 	"lintian --pedantic: no error, no warning (overrides carry their reasons)" "$o"
 ok "$([[ -z $o ]] && echo 0 || echo 1)" "lintian --pedantic -I: nothing at all" "$o"
+# The package build's compiler lines (mkdeb's log of dpkg-buildpackage):
+# every one with dpkg-buildflags' hardening flags (blhc: -D_FORTIFY_SOURCE
+# from CPPFLAGS, -fstack-protector-strong and -Wformat from CFLAGS,
+# -z relro/now from LDFLAGS; --debian: gcc's default PIE), and no -Werror:
+# a newer compiler's new warning must not fail a user's build. The
+# project's own builds keep it (make -n: the commands make would run).
+blog=$out/build-$V.log
+o=$(blhc --debian --all --line-numbers "$blog" 2>&1)
+ok "$([[ $? == 0 && -z $o ]] && echo 0 || echo 1)" \
+	"blhc: every compile and link line of the package build has dpkg-buildflags' CPPFLAGS, CFLAGS and LDFLAGS" "$o"
+cc=$(grep -E '^(cc|gcc|x86_64-linux-gnu-gcc(-[0-9]+)?) ' "$blog")
+o=$(grep -E -- '-Werror( |$)' <<<"$cc")
+ok "$([[ -n $cc && -z $o ]] && echo 0 || echo 1)" \
+	"the package build: no -Werror on its $(wc -l <<<"$cc") compiler lines" "$o"
+o=$(for d in lib cli model daemon slurm; do make -n -B -s -C "$d" 2>/dev/null; done |
+	grep -E '^cc .* -c ' | grep -Ev -- '-Werror( |$)')
+ok "$([[ -z $o ]] && echo 0 || echo 1)" "make (lib, cli, model, daemon, slurm): -Werror on every compile, as CI builds" "$o"
 o=$(tests/pkg/copyright-check.py "$top" 2>&1)
 ok $? "debian/copyright names the licence of every file's SPDX line ($(tail -n 1 <<<"$o" | cut -d: -f1))" "$o"
 
