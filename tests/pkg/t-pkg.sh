@@ -86,11 +86,17 @@ ok "$([[ -z $o ]] && echo 0 || echo 1)" "make (lib, cli, model, daemon, slurm): 
 o=$(tests/pkg/copyright-check.py "$top" 2>&1)
 ok $? "debian/copyright names the licence of every file's SPDX line ($(tail -n 1 <<<"$o" | cut -d: -f1))" "$o"
 
+# where this release's systemd and udev read units and rules (debian/rules
+# takes them from the same pkg-config files): Debian 12 /lib/..., 13 /usr/lib/...
+unitdir=$(pkg-config --variable=systemdsystemunitdir systemd)
+udevdir=$(pkg-config --variable=udevdir udev)
+ok "$([[ -n $unitdir && -n $udevdir ]] && echo 0 || echo 1)" \
+	"pkg-config: systemd's unit directory $unitdir, udev's $udevdir"
 list=$(dpkg-deb -c "$deb" | awk '{print $6}' | sed 's|^\./|/|')
 for f in /usr/bin/topoctl /usr/sbin/topod /usr/libexec/pcitopo/pcitopo-boot \
-	/lib/systemd/system/topod.service /lib/systemd/system/pcitopo-boot.service \
-	/lib/systemd/system/pcitopo-metrics.service /lib/systemd/system/pcitopo-metrics.timer \
-	/lib/udev/rules.d/90-pcitopo.rules \
+	$unitdir/topod.service $unitdir/pcitopo-boot.service \
+	$unitdir/pcitopo-metrics.service $unitdir/pcitopo-metrics.timer \
+	$udevdir/rules.d/90-pcitopo.rules \
 	/usr/share/dbus-1/system.d/org.pcitopo.Topod.conf \
 	/usr/share/dbus-1/system-services/org.pcitopo.Topod.service \
 	/usr/share/polkit-1/actions/org.pcitopo.policy /usr/share/polkit-1/rules.d/pcitopo.rules \
@@ -106,8 +112,8 @@ slurm_deb=$out/pcitopo-slurm_${V}_amd64.deb
 slist=$(dpkg-deb -c "$slurm_deb" 2>&1 | awk '{print $6}' | sed 's|^\./|/|')
 miss=
 for f in /usr/libexec/pcitopo/slurm-feature-helper /usr/libexec/pcitopo/slurm-reboot-program \
-	/usr/libexec/pcitopo/slurm-prolog /lib/systemd/system/slurmd.service.d/pcitopo.conf \
-	/lib/systemd/system/pcitopo-slurm-reconfig.path /lib/systemd/system/pcitopo-slurm-reconfig.service; do
+	/usr/libexec/pcitopo/slurm-prolog $unitdir/slurmd.service.d/pcitopo.conf \
+	$unitdir/pcitopo-slurm-reconfig.path $unitdir/pcitopo-slurm-reconfig.service; do
 	grep -qx "$f" <<<"$slist" || miss+=" $f"
 done
 ok "$([[ -z $miss ]] && ! grep -qE 'libexec/pcitopo/slurm|slurm.*\.(path|service|conf)$' <<<"$list" && echo 0 || echo 1)" \
