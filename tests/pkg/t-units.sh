@@ -14,12 +14,15 @@
 #   - the unit names the maintainer scripts pass to systemctl and
 #     deb-systemd-invoke;
 #   - the units whose drop-in directories pcitopo installs (X.service.d);
-#   - anywhere in the tree (documentation and tests too), any unit name of
-#     the GPU services: nvidia-*, *dcgm*, *fabricmanager*, *persistenced*.
+#   - the units linked into another package's .wants directory.
 # Each must be a row of the table, less pcitopo's own units (systemd/) and
-# topod's bus alias; X@Y.service is the template X@.service. Every row must
-# be used (no stale row), and where this machine has the unit from a
+# topod's bus alias; X@Y.service is the template X@.service. Anywhere else
+# in the tree (documentation, comments, tests), a GPU service's unit name
+# (nvidia-*, *dcgm*, *fabricmanager*, *persistenced*) must be a row of the
+# table or of its "Names not to use" (dcgm.service, an alias). Every row
+# must be used (no stale row), and where this machine has the unit from a
 # package (dpkg -S), the table names that package.
+# shellcheck disable=SC2016 # the backquotes are the table's markdown
 set -uo pipefail
 top=$(dirname "$(dirname "$(dirname "$(readlink -f "$0")")")")
 cd "$top" || exit 1
@@ -60,18 +63,28 @@ found() {
 		grep -E 'systemctl|deb-systemd-invoke|deb-systemd-helper' "$f" |
 			grep -oE "$U" | sed "s|\$|\t$f|"
 	done
-	# drop-in directories installed for another package's unit
-	grep -ohE "$U\.d/" Makefile debian/*.install | sed 's|\.d/$||' |
-		sed "s|\$|\tdrop-in directory (Makefile, debian/*.install)|"
-	# the GPU services' names anywhere in the tree
-	git ls-files -z | xargs -0 grep -IoE "[A-Za-z0-9_.@-]*(nvidia|dcgm|fabricmanager|persistenced)[A-Za-z0-9_.@-]*\.(service|target)" 2>/dev/null |
-		cut -d: -f1 | sort -u | while read -r f; do
+	# drop-in and .wants directories installed for another package's
+	# unit, and the units linked into the latter
+	grep -ohE "$U\.(d|wants)/" Makefile debian/*.install | sed -E 's#\.(d|wants)/$##' |
+		sed "s|\$|\tdrop-in or .wants directory (Makefile, debian/*.install)|"
+	grep -ohE "\.wants/$U" Makefile debian/*.install | sed 's|^\.wants/||' |
+		sed "s|\$|\ta .wants link (Makefile, debian/*.install)|"
+}
+
+# NAME<TAB>WHERE: the GPU services' names anywhere in the tree, in words
+# too (documentation, comments, tests), less this checker's own message
+mentioned() {
+	git ls-files -z | xargs -0 grep -IlE "(nvidia|dcgm|fabricmanager|persistenced)[A-Za-z0-9_.@-]*\.(service|target)" 2>/dev/null |
+		grep -vx tests/pkg/t-units.sh | while read -r f; do
 			text "$f" | grep -oE "[A-Za-z0-9_.@-]*(nvidia|dcgm|fabricmanager|persistenced)[A-Za-z0-9_.@-]*\.(service|target)" |
 				sed "s|\$|\t$f|"
 		done
 }
 
-rows=$(grep -oE '^\| `[^`]+`' "$table" | sed 's/^| `//; s/`$//')
+# the table of units (before its heading "Names not to use"), and the
+# names that must not be used but may be named (why not: an alias)
+rows=$(sed '/^## Names not to use/,$d' "$table" | grep -oE '^\| `[^`]+`' | sed 's/^| `//; s/`$//')
+shun=$(sed -n '/^## Names not to use/,$p' "$table" | grep -oE '^\| `[^`]+`' | sed 's/^| `//; s/`$//')
 ok "$([[ -n $rows ]] && echo 0 || echo 1)" "$table: a table of units ($(wc -l <<<"$rows") rows)"
 
 declare -A where=()
@@ -85,7 +98,18 @@ done < <(found | sort -u)
 for u in $(printf '%s\n' "${!where[@]}" | sort); do
 	ok "$(grep -qxF -- "$u" <<<"$rows"; echo $?)" \
 		"$u (${where[$u]}): the name its package ships ($table)" \
-		"not in $table: a name no cited package ships (dcgm.service is nvidia-dcgm.service)"
+		"not in $table's table: a name no cited package ships, or one not to use"
+done
+# a GPU service named in words (documentation, comments, tests): a unit of
+# the table, or a name the table says not to use (and why)
+declare -A said=()
+while IFS=$'\t' read -r u w; do
+	[[ -n $u && -z ${where[$u]:-} ]] || continue
+	said[$u]+="${said[$u]:+, }$w"
+done < <(mentioned | sort -u)
+for u in $(printf '%s\n' "${!said[@]}" | sort); do
+	ok "$(grep -qxF -- "$u" <<<"$rows"$'\n'"$shun"; echo $?)" \
+		"$u (named in ${said[$u]}): in $table" "neither a unit of its table nor a name it says not to use"
 done
 
 # no stale row: a row that nothing uses any more
@@ -96,7 +120,7 @@ done
 ok "$([[ -z $stale ]] && echo 0 || echo 1)" "$table: every row is used by the tree" "unused:$stale"
 
 # each row cites a package and a source
-bad=$(grep -E '^\| `' "$table" | awk -F'|' '{ if (NF < 6 || $3 ~ /^ *$/ || $5 ~ /^ *$/) print $2 }')
+bad=$(sed '/^## Names not to use/,$d' "$table" | grep -E '^\| `' | awk -F'|' '{ if (NF < 6 || $3 ~ /^ *$/ || $5 ~ /^ *$/) print $2 }')
 ok "$([[ -z $bad ]] && echo 0 || echo 1)" "$table: every row names the package and the source" "$bad"
 
 # where this machine has the unit from a package, the table names that one
