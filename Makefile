@@ -28,7 +28,10 @@
 #   $(PREFIX)/share/man/man5/{topod.conf,pcitopo-platform}.5,
 #   $(PREFIX)/share/bash-completion/completions/topoctl,
 #   $(PREFIX)/share/pcitopo/platforms/*.conf,
-#   $(PREFIX)/lib/modules-load.d/pcitopo.conf (loads pcitopo.ko at boot).
+#   UNITDIR/sysinit.target.d/pcitopo.conf (Wants=modprobe@pcitopo.service:
+#   loads pcitopo.ko at boot through systemd's modprobe@.service, `modprobe
+#   -abq`, quiet on a kernel the module was not built for; modules-load.d
+#   logged an error there at every boot).
 #   Where systemd, D-Bus, polkit and udev read them, whatever PREFIX:
 #   UNITDIR/{topod,pcitopo-boot,pcitopo-metrics}.service and
 #   pcitopo-metrics.timer (UNITDIR: systemd.pc's systemdsystemunitdir,
@@ -116,7 +119,6 @@ LIBEXECDIR ?= $(PREFIX)/libexec/pcitopo
 MANDIR     ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 PLATFORMDIR ?= $(PREFIX)/share/pcitopo/platforms
-MODLOADDIR ?= $(PREFIX)/lib/modules-load.d
 # where this system's systemd and udev read units and rules: their
 # pkg-config files say (Debian 12: /lib/..., Debian 13: /usr/lib/...)
 UNITDIR    ?= $(shell pkg-config --variable=systemdsystemunitdir systemd 2>/dev/null || echo /lib/systemd/system)
@@ -139,7 +141,7 @@ install:
 		$(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(MANDIR)/man8 \
 		$(DESTDIR)$(MANDIR)/man5 \
 		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(PLATFORMDIR) \
-		$(DESTDIR)$(MODLOADDIR) $(DESTDIR)$(UNITDIR) \
+		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(UNITDIR)/sysinit.target.d \
 		$(DESTDIR)$(DBUSDIR)/system.d $(DESTDIR)$(DBUSDIR)/system-services \
 		$(DESTDIR)$(POLKITDIR) $(DESTDIR)$(POLKITRULESDIR) \
 		$(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(UDEVDIR)/rules.d
@@ -153,7 +155,8 @@ install:
 		$(DESTDIR)$(MANDIR)/man5/pcitopo-platform.5
 	$(INSTALL) -m 0644 cli/topoctl.bash-completion $(DESTDIR)$(BASHCOMPDIR)/topoctl
 	$(INSTALL) -m 0644 platforms/*.conf $(DESTDIR)$(PLATFORMDIR)/
-	$(INSTALL) -m 0644 systemd/pcitopo.conf $(DESTDIR)$(MODLOADDIR)/pcitopo.conf
+	$(INSTALL) -m 0644 systemd/sysinit-pcitopo.conf \
+		$(DESTDIR)$(UNITDIR)/sysinit.target.d/pcitopo.conf
 	for u in topod.service pcitopo-boot.service pcitopo-metrics.service \
 		pcitopo-metrics.timer; do \
 		sed -e 's|/usr/sbin/topod|$(SBINDIR)/topod|' \

@@ -164,11 +164,11 @@ miss=
 for f in $s/dkms.conf $s/VERSION $s/kmod/Kbuild $s/kmod/Makefile \
 	$(git ls-files kmod | grep -vx kmod/scripts/check | sed "s|^|$s/|") \
 	$(git ls-files 'core/*.c' 'core/*.h' | sed "s|^|$s/|") \
-	$s/include/uapi/linux/pcitopo.h /usr/lib/modules-load.d/pcitopo.conf; do
+	$s/include/uapi/linux/pcitopo.h $unitdir/sysinit.target.d/pcitopo.conf; do
 	grep -qx "$f" <<<"$dlist" || miss+=" $f"
 done
-ok "$([[ -z $miss ]] && echo 0 || echo 1)" \
-	"pcitopo-dkms holds dkms.conf, every file of kmod/ Kbuild reads (its conftest too) and of core/, the uapi header, modules-load.d" "missing:$miss"
+ok "$([[ -z $miss ]] && ! grep -q 'modules-load\.d' <<<"$dlist" && echo 0 || echo 1)" \
+	"pcitopo-dkms holds dkms.conf, every file of kmod/ Kbuild reads (its conftest too) and of core/, the uapi header, sysinit.target.d/pcitopo.conf (no modules-load.d)" "missing:$miss"
 
 # versions
 dpkg-deb -x "$deb" "$tmp/root"
@@ -264,6 +264,23 @@ r=$(g 400 "$seed"'
 	echo "enabled=$(systemctl is-enabled topod.service pcitopo-boot.service pcitopo-metrics.timer | tr "\n" " ")"
 	echo "unconf=$(systemctl is-active topod.service)"
 	echo "group=$(getent group pcitopo | cut -d: -f1)"
+	# the module at boot: modprobe@pcitopo.service in sysinit.target, no
+	# modules-load.d file. Then a boot on a kernel DKMS did not build for:
+	# the module away (moved, depmod), and what such a boot runs,
+	# systemd-modules-load (every modules-load.d file) and
+	# modprobe@pcitopo.service: nothing at error level. Then the module
+	# back, and the same unit loads it.
+	echo "mwants=$(systemctl show -P Wants sysinit.target | tr " " "\n" | grep -cx modprobe@pcitopo.service) $(ls /lib/modules-load.d /usr/lib/modules-load.d /etc/modules-load.d 2>/dev/null | grep -c pcitopo.conf)"
+	ko=$(modinfo -n pcitopo)
+	modprobe -r pcitopo && mv "$ko" /tmp/pcitopo.ko.away && depmod -a "$K"
+	cur=$(journalctl -n 0 --show-cursor -q --no-pager | sed -n "s/^-- cursor: //p")
+	/lib/systemd/systemd-modules-load >/tmp/mld.log 2>&1; echo "mld=$? $(grep -ci pcitopo /tmp/mld.log)"
+	systemctl start modprobe@pcitopo.service
+	echo "mpabsent=$(systemctl show -P Result modprobe@pcitopo.service) $([ -d /sys/module/pcitopo ] && echo loaded || echo absent) $(journalctl --after-cursor="$cur" -p err -q --no-pager | grep -ci pcitopo)"
+	journalctl --after-cursor="$cur" -p err -q --no-pager | head -n 5 | sed "s/^/mperr=/"
+	mv /tmp/pcitopo.ko.away "$ko" && depmod -a "$K"
+	systemctl start modprobe@pcitopo.service
+	echo "mppresent=$(systemctl show -P Result modprobe@pcitopo.service) $(cat /sys/module/pcitopo/version 2>&1)"
 	cat >>/etc/pcitopo/topod.conf <<EOC
 platform = "/usr/share/pcitopo/platforms/emulated-mux.conf";
 bmc = { transport = "inband"; device = "/dev/ipmi0"; timeout_ms = 5000; };
@@ -291,6 +308,12 @@ ok "$(is "$(get enabled)" "enabled enabled disabled ")" \
 	"topod and pcitopo-boot enabled, the metrics timer left to the operator" "$(get enabled)"
 ok "$(is "$(get unconf) $(get group)" "inactive pcitopo")" \
 	"topod not started while topod.conf names no platform; group pcitopo created"
+ok "$(is "$(get mwants)" "1 0")" \
+	"pcitopo.ko at boot: sysinit.target wants modprobe@pcitopo.service; no modules-load.d file" "$(get mwants)"
+ok "$(is "$(get mld) | $(get mpabsent)" "0 0 | success absent 0")" \
+	"no pcitopo.ko for the running kernel: systemd-modules-load and modprobe@pcitopo.service log no error, the unit succeeds" \
+	"$(grep -E '^(mld|mpabsent|mperr)=' <<<"$r")"
+ok "$(is "$(get mppresent)" "success $V")" "the module back: modprobe@pcitopo.service loads it" "$(get mppresent)"
 ok "$(is "$(get check) $(get active)" "0 active")" "topod.conf edited: topod --check passes, topod starts"
 ok "$(is "$(get dry)" 0)" "topoctl set cascade --dry-run" "$r"
 ok "$(is "$(get set) $(get after) $(get layout)" "0 cascade cascade idle cascade 8")" \
