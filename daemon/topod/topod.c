@@ -299,12 +299,37 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: topod [--config FILE] [--debug]\n"
 		"       topod --check [--config FILE]\n"
+		"       topod --configured [--config FILE]\n"
 		"       topod --version\n"
 		"  the PCIe layout service (org.pcitopo.Topod on the system "
 		"bus); default config %s\n"
 		"  --check: read the config, platform and credentials files as "
 		"at start,\n  say what is wrong with each, and exit (0: all "
-		"good)\n", TOPOD_CONFIG);
+		"good)\n"
+		"  --configured: exit 1 if the config names no platform (the "
+		"node has nothing\n  to switch), else 0 (topod.service's "
+		"ExecCondition)\n", TOPOD_CONFIG);
+}
+
+/*
+ * topod --configured: topod.service's ExecCondition. A node whose
+ * topod.conf names no platform (the shipped one) has nothing to switch:
+ * exit 1, and systemd skips the unit, neither failed nor restarted, so such
+ * a node does not boot "degraded". Anything else exits 0, a topod.conf that
+ * cannot be read or parsed too: then the start itself fails loudly, once,
+ * with the reason (TOPOD_EXIT_CONFIG).
+ */
+static int topod_configured(const char *config)
+{
+	char err[PT_PLAT_ERRLEN + 64];
+	int r = config_names_platform(config, err, sizeof(err));
+
+	if (r)
+		return 0;
+	printf("topod: %s: not started, this node has nothing to switch "
+	       "(name the server's platform file there: topod.conf(5); "
+	       "topod --check)\n", err);
+	return 1;
 }
 
 int main(int argc, char **argv)
@@ -313,6 +338,7 @@ int main(int argc, char **argv)
 		{ "config", required_argument, NULL, 'c' },
 		{ "debug", no_argument, NULL, 'd' },
 		{ "check", no_argument, NULL, 't' },
+		{ "configured", no_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		/* tests only (fault.c): never in a unit */
@@ -323,7 +349,7 @@ int main(int argc, char **argv)
 	const char *config = TOPOD_CONFIG;
 	char err[PT_PLAT_ERRLEN + 64];
 	struct tj_job journal;
-	bool check = false;
+	bool check = false, configured = false;
 	sigset_t ss;
 	int c, r;
 
@@ -332,6 +358,7 @@ int main(int argc, char **argv)
 		case 'c': config = optarg; break;
 		case 'd': log_set_debug(true); break;
 		case 't': check = true; break;
+		case 'C': configured = true; break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("topod %s\n", TOPOD_VERSION); return 0;
 		case 'F':
@@ -350,19 +377,21 @@ int main(int argc, char **argv)
 	}
 	if (check)
 		return topod_check(config);
+	if (configured)
+		return topod_configured(config);
 	if (config_load(config, &d.cfg, err, sizeof(err))) {
 		tlog(LOG_ERR, "%s", err);
-		return 1;
+		return TOPOD_EXIT_CONFIG;
 	}
 	if (pt_platform_load(d.cfg.platform, &d.plat, err, sizeof(err))) {
 		tlog(LOG_ERR, "%s", err);
-		return 1;
+		return TOPOD_EXIT_CONFIG;
 	}
 	if (d.cfg.check_dmi) {
 		r = check_dmi(&d.plat, err, sizeof(err));
 		if (r < 0) {
 			tlog(LOG_ERR, "%s", err);
-			return 1;
+			return TOPOD_EXIT_CONFIG;
 		}
 		if (r)
 			tlog(LOG_WARNING, "no DMI: cannot check the platform "

@@ -251,10 +251,20 @@ get() { sed -n "s/^$1=//p" <<<"$r" | head -n 1; }
 seed='mkdir -p /usr/share/pcitopo-dkms && cp "$OUT"/prebuilt/pcitopo-*.dkms.tar.gz /usr/share/pcitopo-dkms/'
 export DEBIAN_FRONTEND=noninteractive
 t0=$SECONDS
-r=$(g 400 "$seed"'
+r=$(g 600 "$seed"'
 	export DEBIAN_FRONTEND=noninteractive
 	# a Slurm node: helpers.conf is the condition of the reload path unit
 	mkdir -p /etc/slurm && echo "# t-pkg: a node_features/helpers node" >/etc/slurm/helpers.conf
+	# settled UNIT: wait until systemd is done with it (no job, not
+	# activating: a unit that fails is restarted until its start limit)
+	settled() {
+		for i in $(seq 240); do
+			[ "$(systemctl show -P ActiveState "$1")" != activating ] &&
+				[ -z "$(systemctl list-jobs --no-legend "$1")" ] && return 0
+			sleep 0.5
+		done
+		return 1
+	}
 	a0=$(date +%s); apt-get install -y "$OUT/pcitopo_${V}_amd64.deb" "$OUT/pcitopo-dkms_${V}_all.deb" \
 		"$OUT/pcitopo-slurm_${V}_amd64.deb" >/tmp/apt.log 2>&1
 	echo "apt=$?"; echo "tapt=$(($(date +%s) - a0))"; tail -n 15 /tmp/apt.log | sed "s/^/log=/"
@@ -264,6 +274,30 @@ r=$(g 400 "$seed"'
 	echo "enabled=$(systemctl is-enabled topod.service pcitopo-boot.service pcitopo-metrics.timer | tr "\n" " ")"
 	echo "unconf=$(systemctl is-active topod.service)"
 	echo "group=$(getent group pcitopo | cut -d: -f1)"
+	# the shipped topod.conf (no platform), as a boot meets it: the enabled
+	# unit started (multi-user.target wants it), then a D-Bus activation of
+	# topod'"'"'s name (busctl auto-starts: the same unit), then topoctl
+	systemctl start topod.service; echo "ustart=$?"; settled topod.service; echo "usettled=$?"
+	a0=$(date +%s%N)
+	timeout 60 busctl --system call org.pcitopo.Topod /org/pcitopo/Topod org.pcitopo.Topod1 Status >/tmp/act.log 2>&1
+	echo "activation=$? $((($(date +%s%N) - a0) / 1000000)) ms: $(head -c 200 /tmp/act.log | tr "\n" " ")"
+	settled topod.service
+	echo "uunit=$(systemctl is-failed topod.service) $(systemctl show -P NRestarts topod.service) $(systemctl show -P Result topod.service)"
+	echo "failed=$(systemctl list-units --state=failed --no-legend --plain | awk "{print \$1}" | tr "\n" " ")"
+	echo "system=$(systemctl is-system-running)"
+	topoctl status >/dev/null 2>/tmp/st.err; echo "ustatus=$? $(cat /tmp/st.err)"
+	echo "ujson=$(topoctl -j status 2>/dev/null | jq -r .error)"
+	# a topod.conf that names a platform but is wrong: the start fails,
+	# once, loudly (exit 78, not restarted)
+	cp /etc/pcitopo/topod.conf /tmp/topod.conf.shipped
+	{ cat /tmp/topod.conf.shipped
+	  echo "platform = \"/etc/pcitopo/platforms/no-such-model.conf\";"
+	  echo "bmc = { transport = \"inband\"; device = \"/dev/ipmi0\"; };"; } >/etc/pcitopo/topod.conf
+	systemctl start topod.service 2>/dev/null; echo "mstart=$?"; settled topod.service
+	echo "munit=$(systemctl is-failed topod.service) $(systemctl show -P NRestarts topod.service) $(systemctl show -P ExecMainStatus topod.service)"
+	topoctl status >/dev/null 2>/tmp/st.err; echo "mstatus=$? $(cat /tmp/st.err)"
+	cp /tmp/topod.conf.shipped /etc/pcitopo/topod.conf
+	systemctl reset-failed topod.service
 	# the module at boot: modprobe@pcitopo.service in sysinit.target, no
 	# modules-load.d file. Then a boot on a kernel DKMS did not build for:
 	# the module away (moved, depmod), and what such a boot runs,
@@ -308,6 +342,21 @@ ok "$(is "$(get enabled)" "enabled enabled disabled ")" \
 	"topod and pcitopo-boot enabled, the metrics timer left to the operator" "$(get enabled)"
 ok "$(is "$(get unconf) $(get group)" "inactive pcitopo")" \
 	"topod not started while topod.conf names no platform; group pcitopo created"
+echo "# D-Bus activation of org.pcitopo.Topod there (busctl): $(get activation)"
+ok "$(is "$(get ustart) $(get usettled) $(get uunit)" "0 0 inactive 0 exec-condition")" \
+	"unconfigured node, as at boot and after a D-Bus activation: topod.service skipped (ExecCondition), not failed, never restarted" \
+	"$(grep -E '^(ustart|usettled|uunit|activation)=' <<<"$r")"
+ok "$([[ " $(get failed) " != *" topod.service "* && " $(get failed) " != *" pcitopo"* ]] && echo 0 || echo 1)" \
+	"no pcitopo unit failed: the system is not degraded because of pcitopo (is-system-running: $(get system))" \
+	"failed: $(get failed)"
+ok "$([[ $(get ustatus) == "1 topoctl: topod is not running: this node is not configured for switching (/etc/pcitopo/topod.conf names no platform"* &&
+	$(get ujson) == "topod is not running: this node is not configured for switching"* ]] && echo 0 || echo 1)" \
+	"topoctl status there: not configured (no platform named), not 'systemctl start topod'; -j: the same as .error" \
+	"$(grep -E '^(ustatus|ujson)=' <<<"$r")"
+ok "$([[ $(get mstart) != 0 && $(get munit) == "failed 0 78" &&
+	$(get mstatus) == "1 topoctl: topod is not running: it failed on its configuration"* ]] && echo 0 || echo 1)" \
+	"a platform named but wrong: the start fails loudly, once (exit 78, not restarted); topoctl says so" \
+	"$(grep -E '^(mstart|munit|mstatus)=' <<<"$r")"
 ok "$(is "$(get mwants)" "1 0")" \
 	"pcitopo.ko at boot: sysinit.target wants modprobe@pcitopo.service; no modules-load.d file" "$(get mwants)"
 ok "$(is "$(get mld) | $(get mpabsent)" "0 0 | success absent 0")" \

@@ -190,6 +190,35 @@ ok "$([[ $rc == 1 && $(<"$C/err") == *"config: $C/topod.conf:"[0-9]* ]] && echo 
 sed 's/^/# /' "$C/err"
 "$TOPOD" --check extra >/dev/null 2>&1
 ok "$([[ $? == 2 ]] && echo 0 || echo 1)" "topod --check with an extra argument: usage, exit 2"
+
+# --- topod --configured (topod.service's ExecCondition), exit 78 ------------
+# the shipped topod.conf names no platform: 1 (the unit is skipped, not
+# failed), and so does a missing file; anything else 0, a broken file too,
+# whose start then fails with 78 (EX_CONFIG: not restarted), the reason in
+# the log; a start without a platform is 78 too
+cfg() { "$TOPOD" --configured --config "$1" >"$C/out" 2>"$C/err"; echo $?; }
+rc=$(cfg "$top/debian/conf/topod.conf")
+ok "$([[ $rc == 1 && $(<"$C/out") == *"$top/debian/conf/topod.conf names no platform: not started, this node has nothing to switch"* ]] && echo 0 || echo 1)" \
+	"topod --configured: the shipped topod.conf names no platform: exit 1, says so" "$(cat "$C/out" "$C/err")"
+rc=$(cfg "$C/nowhere.conf")
+ok "$([[ $rc == 1 ]] && echo 0 || echo 1)" "topod --configured: no topod.conf at all: exit 1 (nothing configured)"
+chk_conf
+rc=$(cfg "$C/topod.conf")
+ok "$([[ $rc == 0 && ! -s $C/out ]] && echo 0 || echo 1)" "topod --configured: a platform named: exit 0, silent"
+printf 'platform = "%s/no-such.conf";\nbmc = { transport = "inband"; };\nstate_dir = "%s/state";\n' "$C" "$C" >"$C/broken.conf"
+rc=$(cfg "$C/broken.conf")
+"$TOPOD" --config "$C/broken.conf" >"$C/out" 2>&1
+rc2=$?
+ok "$([[ $rc == 0 && $rc2 == 78 && $(<"$C/out") == *"$C/no-such.conf"* ]] && echo 0 || echo 1)" \
+	"a platform named but missing: --configured 0 (the start decides), the start exits 78 naming the file" "rc=$rc rc2=$rc2 $(<"$C/out")"
+echo 'bmc = {' >"$C/syntax.conf"
+rc=$(cfg "$C/syntax.conf")
+"$TOPOD" --config "$C/syntax.conf" >"$C/out" 2>&1
+rc2=$?
+ok "$([[ $rc == 0 && $rc2 == 78 ]] && echo 0 || echo 1)" \
+	"a topod.conf syntax error: --configured 0, the start exits 78 (a misconfiguration fails loudly)" "rc=$rc rc2=$rc2"
+"$TOPOD" --config "$top/debian/conf/topod.conf" >"$C/out" 2>&1
+ok "$([[ $? == 78 ]] && echo 0 || echo 1)" "topod started by hand without a platform: exit 78" "$(<"$C/out")"
 rm -rf "$C"
 
 # --- mux, online ------------------------------------------------------------
