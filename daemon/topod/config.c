@@ -154,6 +154,20 @@ int config_names_platform(const char *path, char *err, size_t len)
 	return r;
 }
 
+void config_nfd_dir(const char *path, char *dir, size_t len)
+{
+	const char *s;
+	config_t cf;
+
+	snprintf(dir, len, "%s", NFD_FEATURES_DIR);
+	config_init(&cf);
+	if (config_read_file(&cf, path) &&
+	    config_lookup_string(&cf, "nfd_features_dir", &s) &&
+	    (!*s || *s == '/'))
+		snprintf(dir, len, "%s", s);
+	config_destroy(&cf);
+}
+
 int config_load(const char *path, struct tconfig *c, char *err, size_t len)
 {
 	config_t cf;

@@ -300,6 +300,7 @@ static void usage(FILE *f)
 	fprintf(f, "usage: topod [--config FILE] [--debug]\n"
 		"       topod --check [--config FILE]\n"
 		"       topod --configured [--config FILE]\n"
+		"       topod --remove-labels [--config FILE]\n"
 		"       topod --version\n"
 		"  the PCIe layout service (org.pcitopo.Topod on the system "
 		"bus); default config %s\n"
@@ -308,7 +309,9 @@ static void usage(FILE *f)
 		"good)\n"
 		"  --configured: exit 1 if the config names no platform (the "
 		"node has nothing\n  to switch), else 0 (topod.service's "
-		"ExecCondition)\n", TOPOD_CONFIG);
+		"ExecCondition)\n"
+		"  --remove-labels: remove the node labels (NFD feature file; "
+		"the package's\n  removal)\n", TOPOD_CONFIG);
 }
 
 /*
@@ -319,6 +322,35 @@ static void usage(FILE *f)
  * cannot be read or parsed too: then the start itself fails loudly, once,
  * with the reason (TOPOD_EXIT_CONFIG).
  */
+/*
+ * topod --remove-labels: the package's prerm, on removal, once topod is
+ * stopped. The labels of the configured directory and of NFD's default one
+ * (where an earlier configuration may have had them); a configuration that
+ * cannot be read still leaves the default's to remove.
+ */
+static int topod_remove_labels(const char *config)
+{
+	char dir[sizeof(((struct tconfig *)0)->nfd_dir)], err[512];
+	const char *dirs[2];
+	int ret = 0;
+
+	config_nfd_dir(config, dir, sizeof(dir));
+	dirs[0] = NFD_FEATURES_DIR;
+	dirs[1] = dir[0] && strcmp(dir, NFD_FEATURES_DIR) ? dir : NULL;
+	for (int i = 0; i < 2 && dirs[i]; i++) {
+		int r = nfd_remove(dirs[i], err, sizeof(err));
+
+		if (r < 0) {
+			fprintf(stderr, "topod: node labels: %s\n", err);
+			ret = 1;
+		} else if (r) {
+			printf("topod: node labels removed: %s/%s (NFD)\n",
+			       dirs[i], NFD_FILE);
+		}
+	}
+	return ret;
+}
+
 static int topod_configured(const char *config)
 {
 	char err[PT_PLAT_ERRLEN + 64];
@@ -339,6 +371,7 @@ int main(int argc, char **argv)
 		{ "debug", no_argument, NULL, 'd' },
 		{ "check", no_argument, NULL, 't' },
 		{ "configured", no_argument, NULL, 'C' },
+		{ "remove-labels", no_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		/* tests only (fault.c): never in a unit */
@@ -349,7 +382,7 @@ int main(int argc, char **argv)
 	const char *config = TOPOD_CONFIG;
 	char err[PT_PLAT_ERRLEN + 64];
 	struct tj_job journal;
-	bool check = false, configured = false;
+	bool check = false, configured = false, remove_labels = false;
 	sigset_t ss;
 	int c, r;
 
@@ -359,6 +392,7 @@ int main(int argc, char **argv)
 		case 'd': log_set_debug(true); break;
 		case 't': check = true; break;
 		case 'C': configured = true; break;
+		case 'R': remove_labels = true; break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("topod %s\n", TOPOD_VERSION); return 0;
 		case 'F':
@@ -379,6 +413,8 @@ int main(int argc, char **argv)
 		return topod_check(config);
 	if (configured)
 		return topod_configured(config);
+	if (remove_labels)
+		return topod_remove_labels(config);
 	if (config_load(config, &d.cfg, err, sizeof(err))) {
 		tlog(LOG_ERR, "%s", err);
 		return TOPOD_EXIT_CONFIG;

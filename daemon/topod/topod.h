@@ -110,6 +110,14 @@ int config_load(const char *path, struct tconfig *c, char *err, size_t len);
  */
 int config_names_platform(const char *path, char *err, size_t len);
 
+/*
+ * nfd_features_dir of path into dir: the default (NFD_FEATURES_DIR) where
+ * the file cannot be read or parsed or does not set it, "" where it turns
+ * the labels off. For removing the labels (topod --remove-labels), which
+ * must work whatever state the configuration is in.
+ */
+void config_nfd_dir(const char *path, char *dir, size_t len);
+
 /* topod's exit status when its configuration (topod.conf, the platform
  * file, the DMI match) is wrong: sysexits' EX_CONFIG, which systemd shows
  * as status=78/CONFIG and topod.service does not restart on

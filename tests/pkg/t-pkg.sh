@@ -255,6 +255,9 @@ r=$(g 600 "$seed"'
 	export DEBIAN_FRONTEND=noninteractive
 	# a Slurm node: helpers.conf is the condition of the reload path unit
 	mkdir -p /etc/slurm && echo "# t-pkg: a node_features/helpers node" >/etc/slurm/helpers.conf
+	# a Kubernetes node: NFD'"'"'s features.d (its worker'"'"'s hostPath) is there
+	nfd=/etc/kubernetes/node-feature-discovery/features.d
+	mkdir -p "$nfd"
 	# settled UNIT: wait until systemd is done with it (no job, not
 	# activating: a unit that fails is restarted until its start limit)
 	settled() {
@@ -332,6 +335,7 @@ EOC
 	echo "reload=$([ "$(rs)" != "$r0" ] && echo ran) $(systemctl show -P ExecCondition pcitopo-slurm-reconfig.service | grep -o "status=[0-9]*")"
 	echo "after=$(topoctl -j status | jq -r "[.layout, .committed_layout, .state] | join(\" \")")"
 	echo "layout=$(cat /sys/kernel/pcitopo/layout) $(cat /sys/kernel/pcitopo/count_gpus)"
+	echo "labels=$(sed -n "s|^pcitopo.feature.node.kubernetes.io/layout=||p;s|^pcitopo.feature.node.kubernetes.io/state=||p" "$nfd/pcitopo" | tr "\n" " ")"
 ')
 echo "# install: $((SECONDS - t0)) s (apt-get $(get tapt) s)"
 ok "$(is "$(get apt)" 0)" "apt-get install ./pcitopo_$V ./pcitopo-dkms_$V ./pcitopo-slurm_$V: no network, every dependency there" "$r"
@@ -367,6 +371,8 @@ ok "$(is "$(get check) $(get active)" "0 active")" "topod.conf edited: topod --c
 ok "$(is "$(get dry)" 0)" "topoctl set cascade --dry-run" "$r"
 ok "$(is "$(get set) $(get after) $(get layout)" "0 cascade cascade idle cascade 8")" \
 	"topoctl set cascade: the MUX moves, the module sees cascade with 8 GPUs" "$(grep -E '^(set|after|layout|setlog)=' <<<"$r")"
+ok "$(is "$(get labels)" "cascade idle ")" \
+	"topod's node labels (NFD features.d/pcitopo): layout=cascade, state=idle" "$(get labels)"
 ok "$(is "$(get reload)" "ran status=3")" \
 	"the commit started pcitopo-slurm-reconfig.service through its path unit; no slurmd running, so no reload (ExecCondition: is-active exit 3)" "$(get reload)"
 
@@ -383,6 +389,7 @@ r=$(g 300 '
 	echo "restarted=$([ "$(systemctl show -P ExecMainPID topod.service)" != "$before" ] && systemctl is-active topod.service)"
 	echo "after=$(topoctl -j status | jq -r "[.layout, .committed_layout] | join(\" \")")"
 	echo "dkms=$(dkms status pcitopo | tr -d , | tr "\n" " ")"
+	echo "uplabels=$(sed -n "s|^pcitopo.feature.node.kubernetes.io/layout=||p" /etc/kubernetes/node-feature-discovery/features.d/pcitopo)"
 ')
 echo "# upgrade: $((SECONDS - t0)) s (apt-get $(get tapt) s)"
 ok "$(is "$(get apt) $(get ver)" "0 $V2 $V2 $V2 ")" "apt-get install of $V2 upgrades all three" "$r"
@@ -391,6 +398,7 @@ ok "$(is "$(get conf)" 1)" "the edited /etc/pcitopo/topod.conf is kept (conffile
 ok "$(is "$(get restarted) $(get after)" "active cascade cascade")" \
 	"topod restarted on the new version; the committed layout (cascade) kept" "$(grep -E '^(restarted|after)=' <<<"$r")"
 ok "$(is "$(get dkms)" "pcitopo/$V2 $kver x86_64: installed ")" "dkms: only pcitopo/$V2, installed" "$(get dkms)"
+ok "$(is "$(get uplabels)" cascade)" "the upgrade keeps the node labels (the new topod rewrote them: layout=cascade)" "$(get uplabels)"
 
 t0=$SECONDS
 r=$(g 300 '
@@ -401,8 +409,12 @@ r=$(g 300 '
 	echo "mod=$([ -d /sys/module/pcitopo ] && echo loaded || echo unloaded)"
 	echo "kept=$(grep -c emulated-mux /etc/pcitopo/topod.conf) $(ls /var/lib/pcitopo | wc -l)"
 	echo "ko=$(find /lib/modules/$K -name "pcitopo.ko*" | wc -l)"
+	# what the cluster would still read: any pcitopo label in features.d
+	nfd=/etc/kubernetes/node-feature-discovery/features.d
+	echo "rmlabels=$(cat "$nfd"/* "$nfd"/.??* 2>/dev/null | grep -c "^pcitopo\.feature\.node\.kubernetes\.io/") $(ls -A "$nfd" | tr "\n" " ")"
 	a0=$(date +%s); apt-get purge -y pcitopo pcitopo-dkms pcitopo-slurm >/tmp/apt.log 2>&1; echo "purge=$?"; echo "tpurge=$(($(date +%s) - a0))"
 	echo "gone=$([ -e /etc/pcitopo/topod.conf ] && echo conf)$([ -e /var/lib/pcitopo ] && echo state)$(dkms status pcitopo)"
+	echo "purgelabels=$(ls -A "$nfd" | grep -c pcitopo)"
 ')
 echo "# remove, purge: $((SECONDS - t0)) s (apt-get remove $(get tapt) s, purge $(get tpurge) s)"
 ok "$(is "$(get apt) $(get topod) $(get mod) $(get ko)" "0 inactive unloaded 0")" \
@@ -410,6 +422,9 @@ ok "$(is "$(get apt) $(get topod) $(get mod) $(get ko)" "0 inactive unloaded 0")
 ok "$([[ $(get kept) =~ ^1\ [1-9] ]] && echo 0 || echo 1)" \
 	"remove keeps the edited topod.conf and /var/lib/pcitopo's state" "$(get kept)"
 ok "$(is "$(get purge) [$(get gone)]" "0 []")" "apt-get purge: topod.conf and /var/lib/pcitopo gone, no dkms module" "$r"
+ok "$(is "$(get rmlabels)" "0 ")" \
+	"apt-get remove: no node label left that claims a managed node (features.d has no pcitopo file)" "$(get rmlabels)"
+ok "$(is "$(get purgelabels)" 0)" "apt-get purge: no pcitopo file in NFD's features.d" "$(get purgelabels)"
 echo "# second kernel: built by dkms autoinstall on the host (above); not in the guest (a TCG DKMS build takes > 6 min)"
 echo "1..$n"
 ((failed == 0))

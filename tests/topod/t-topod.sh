@@ -219,6 +219,19 @@ ok "$([[ $rc == 0 && $rc2 == 78 ]] && echo 0 || echo 1)" \
 	"a topod.conf syntax error: --configured 0, the start exits 78 (a misconfiguration fails loudly)" "rc=$rc rc2=$rc2"
 "$TOPOD" --config "$top/debian/conf/topod.conf" >"$C/out" 2>&1
 ok "$([[ $? == 78 ]] && echo 0 || echo 1)" "topod started by hand without a platform: exit 78" "$(<"$C/out")"
+
+# --- topod --remove-labels (the package's prerm on removal) -----------------
+mkdir -p "$C/nfd"
+printf 'pcitopo.feature.node.kubernetes.io/layout=balance\n' >"$C/nfd/pcitopo"
+: >"$C/nfd/.pcitopo"
+echo 'other=1' >"$C/nfd/other-vendor"
+printf 'nfd_features_dir = "%s/nfd";\n' "$C" >"$C/labels.conf"
+"$TOPOD" --remove-labels --config "$C/labels.conf" >"$C/out" 2>&1
+rc=$?
+ok "$([[ $rc == 0 && $(ls -A "$C/nfd") == other-vendor && $(<"$C/out") == *"removed: $C/nfd/pcitopo"* ]] && echo 0 || echo 1)" \
+	"topod --remove-labels: the configured features.d loses pcitopo and .pcitopo, nothing else" "rc=$rc $(<"$C/out") $(ls -A "$C/nfd")"
+"$TOPOD" --remove-labels --config "$C/labels.conf" >"$C/out" 2>&1
+ok "$([[ $? == 0 && ! -s $C/out ]] && echo 0 || echo 1)" "topod --remove-labels again: nothing to remove, exit 0" "$(<"$C/out")"
 rm -rf "$C"
 
 # --- mux, online ------------------------------------------------------------
