@@ -158,6 +158,29 @@ ok "$(grep -q "helper enable 'topod.service'" "$tmp/ctl/postinst" &&
 	grep -q "debian-installed 'pcitopo-metrics.timer'" "$tmp/ctl/postinst" &&
 	! grep -q 'start.*pcitopo-boot' "$tmp/ctl/postinst"; echo $?)" \
 	"postinst enables topod and pcitopo-boot as their units say, never runs pcitopo-boot"
+# The postinst as dpkg runs it on a running system (configure), every
+# command it calls a stub that records its arguments: in a private mount
+# namespace whose /run has udev's and systemd's directories; nothing real
+# is enabled, started or triggered. An "add" replayed on the GPUs and
+# bridges would re-run every other package's add rules on them, and
+# pcitopo's rule needs none (Documentation/topod.md, "udev").
+stubs=$tmp/stubs
+mkdir -p "$stubs"
+for c in udevadm deb-systemd-helper deb-systemd-invoke systemctl systemd-sysusers topod; do
+	printf '#!/bin/sh\necho "%s $*" >>"%s"\n' "$c" "$tmp/calls" >"$stubs/$c"
+	chmod +x "$stubs/$c"
+done
+: >"$tmp/calls"
+o=$(unshare -m --propagation private sh -c '
+	mount -t tmpfs tmpfs /run && mkdir -p /run/udev /run/systemd/system &&
+	PATH=$1:/usr/bin:/bin sh "$2" configure' _ "$stubs" "$tmp/ctl/postinst" 2>&1)
+rc=$?
+calls=$(cat "$tmp/calls")
+ok "$([[ $rc == 0 ]] && grep -qx 'udevadm control --reload-rules' <<<"$calls" &&
+	! grep -q '^udevadm trigger' <<<"$calls" && echo 0 || echo 1)" \
+	"postinst configure: udev's rules reloaded, no udevadm trigger (no add replayed on any device)" \
+	"rc=$rc $o
+$(grep '^udevadm' <<<"$calls")"
 dlist=$(dpkg-deb -c "$dkms_deb" | awk '{print $6}' | sed 's|^\./|/|')
 s=/usr/src/pcitopo-$V
 miss=
