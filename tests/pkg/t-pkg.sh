@@ -196,6 +196,21 @@ ok "$([[ -z $miss ]] && ! grep -q 'modules-load\.d' <<<"$dlist" && echo 0 || ech
 # versions
 dpkg-deb -x "$deb" "$tmp/root"
 dpkg-deb -x "$dkms_deb" "$tmp/root"
+
+# The units' exposure as systemd-analyze security scores it (offline: the
+# unit files alone). pcitopo-boot needs a strict subset of topod's access
+# (the bus and one state file: no capability, device, /sys write or
+# network), so topod.service's score, each of whose exceptions its unit
+# and topod.md justify, is the threshold it must not exceed.
+expo() {
+	systemd-analyze security --offline=yes --no-pager "$1" 2>&1 |
+		sed -n 's/.*Overall exposure level for [^:]*: \([0-9.]*\) .*/\1/p'
+}
+eb=$(expo "$tmp/root/$unitdir/pcitopo-boot.service")
+et=$(expo "$tmp/root/$unitdir/topod.service")
+ok "$([[ -n $eb && -n $et ]] && awk -v b="$eb" -v t="$et" 'BEGIN { exit !(b <= t) }' && echo 0 || echo 1)" \
+	"systemd-analyze security: pcitopo-boot.service $eb, no worse than topod.service's $et" \
+	"$(systemd-analyze security --offline=yes --no-pager "$tmp/root/$unitdir/pcitopo-boot.service" 2>&1 | grep -E '✗|Overall')"
 cv=$(dpkg-parsechangelog -l debian/changelog -SVersion)
 tv=$("$tmp/root/usr/bin/topoctl" -V 2>&1)
 dv=$("$tmp/root/usr/sbin/topod" --version 2>&1)
