@@ -268,6 +268,73 @@ else
 		"the host's /lib/modules/$k2 untouched"
 fi
 
+# The kernel range, 5.10 to 7.2: dkms.conf's BUILD_EXCLUSIVE_KERNEL, as
+# dkms tests it (bash =~ against the release), takes every kernel of
+# scripts/kernels.list (each one's release by scripts/kver's rule in its
+# root, scripts/kernels.sh) and refuses those outside.
+# shellcheck source=scripts/kernels.sh
+. "$top/scripts/kernels.sh"
+bek=$(bash -c '. "$1"; echo "$BUILD_EXCLUSIVE_KERNEL"' _ "$tmp/root$s/dkms.conf")
+for kn in $(kernels_names); do
+	if ! kr=$(kernel_release "$kn" 2>&1); then
+		skip "dkms.conf takes $kn" "$kr"
+		continue
+	fi
+	ok "$([[ $kr =~ $bek ]] && echo 0 || echo 1)" "dkms.conf's BUILD_EXCLUSIVE_KERNEL takes $kn ($kr)" "$bek"
+done
+bad=
+for kr in 5.4.0-150-amd64 5.9.16-1 7.3.0-1-amd64 7.10.0-1-amd64 8.0.0-1-amd64; do
+	[[ $kr =~ $bek ]] && bad+=" $kr"
+done
+ok "$([[ -n $bek && -z $bad ]] && echo 0 || echo 1)" \
+	"dkms.conf's BUILD_EXCLUSIVE_KERNEL refuses 5.4, 5.9, 7.3, 7.10, 8.0 ($bek)" "takes:$bad"
+
+# pcitopo-dkms's postinst, as dpkg runs it, where DKMS must not build: in a
+# private mount namespace with a scratch /var/lib/dkms (DKMS's tree),
+# /usr/src/pcitopo-V (the package's tree, on an overlay of /usr/src) and
+# a /lib/modules of this test's kernels only. The running kernel
+# ($(uname -r)) has no directory there, so common.postinst (dkms's)
+# builds for every kernel in it, as on a machine whose kernels are all
+# outside the range. A.: two kernels outside the range, with "headers"
+# that fail any build: DKMS must skip them (dkms build exits 77 with its
+# reason, which common.postinst takes for "Skipped.") and the postinst
+# succeed. B.: the running kernel's directory without its headers (no
+# build/): the same, "skipped since the kernel headers ... not installed".
+dkms_postinst() {	# dkms_postinst KERNELDIRS...: KVER or KVER:noheaders
+	local m=$tmp/pi-modules u=$tmp/pi-up w=$tmp/pi-work k
+	rm -rf "$m" "$u" "$w" "$tmp/pi-fake"
+	mkdir -p "$m" "$u" "$w" "$tmp/pi-fake/include"
+	# a kernel "build" dir that kbuild cannot use: a real build fails at once
+	printf 'all modules:\n\t@echo "t-pkg: no kbuild here" >&2; false\n' >"$tmp/pi-fake/Makefile"
+	for k; do
+		mkdir -p "$m/${k%%:*}"
+		[[ $k == *:noheaders ]] || ln -s "$tmp/pi-fake" "$m/${k%%:*}/build"
+	done
+	unshare -m --propagation private sh -c '
+		set -e
+		mount -t tmpfs tmpfs /var/lib/dkms
+		mount --bind "$1" /lib/modules
+		mount -t overlay overlay -o lowerdir=/usr/src,upperdir="$2",workdir="$3" /usr/src
+		cp -a "$4/usr/src/pcitopo-$5" /usr/src/
+		sh "$6" configure
+		echo "status=$(dkms status pcitopo | tr -d , | tr "\n" " ")"' \
+		_ "$m" "$u" "$w" "$tmp/root" "$V" "$tmp/dctl/postinst" 2>&1
+}
+dpkg-deb -e "$dkms_deb" "$tmp/dctl"
+o=$(dkms_postinst 5.4.0-150-amd64 7.3.0-1-amd64)
+rc=$?
+ok "$([[ $rc == 0 && $(grep -c 'BUILD_EXCLUSIVE directive which does not match this kernel' <<<"$o") == 2 &&
+	$(grep -cx 'Skipped.' <<<"$o") == 2 && $o != *"no kbuild here"* &&
+	$(sed -n 's/^status=//p' <<<"$o") == "pcitopo/$V: added " ]] && echo 0 || echo 1)" \
+	"pcitopo-dkms's postinst, kernels 5.4 and 7.3 only: DKMS skips both with its reason, the postinst succeeds" "rc=$rc
+$o"
+o=$(dkms_postinst "$(uname -r):noheaders")
+rc=$?
+ok "$([[ $rc == 0 && $o == *"kernel headers for this kernel do not seem to be installed"* &&
+	$(sed -n 's/^status=//p' <<<"$o") == "pcitopo/$V: added " ]] && echo 0 || echo 1)" \
+	"pcitopo-dkms's postinst, the running kernel without headers: the build skipped, the postinst succeeds" "rc=$rc
+$o"
+
 # --- guest ---------------------------------------------------------------------
 if [[ ${PCITOPO_PKG_GUEST:-1} == 0 ]]; then
 	echo "# guest part skipped (PCITOPO_PKG_GUEST=0)"
