@@ -155,10 +155,16 @@ ok "$(dpkg-deb -f "$slurm_deb" Depends | grep -q "pcitopo (= $V)"; echo $?)" \
 # Depends as policy 7.2 says: topoctl needs none of the bus, systemd and
 # polkitd (topod's), so they are Recommends, not Depends
 dep=$(dpkg-deb -f "$deb" Depends) rec=$(dpkg-deb -f "$deb" Recommends)
-hard=$(tr ',|' '\n\n' <<<"$dep" | sed 's/ *(.*//; s/^ *//' |
-	grep -xE 'polkitd|systemd|dbus|dbus-system-bus|default-dbus-system-bus|dbus-daemon|dbus-broker')
+# (a clause is a hard dependency on them when each of its alternatives is
+# one of them: systemd | systemd-standalone-sysusers | systemd-sysusers,
+# the group's sysusers.d for the postinst, is not)
+hard=$(tr ',' '\n' <<<"$dep" | while read -r clause; do
+	alts=$(tr '|' '\n' <<<"$clause" | sed 's/ *(.*//; s/^ *//; s/ *$//')
+	grep -vxqE 'polkitd|systemd|dbus|dbus-system-bus|default-dbus-system-bus|dbus-daemon|dbus-broker' <<<"$alts" ||
+		echo "$clause"
+done)
 ok "$([[ -z $hard ]] && echo 0 || echo 1)" \
-	"pcitopo: Depends has neither polkitd, systemd nor a D-Bus system bus (topoctl needs none)" "Depends: $dep"
+	"pcitopo: Depends has neither polkitd, systemd nor a D-Bus system bus (topoctl needs none)" "Depends: $dep; hard: $hard"
 ok "$(r=0; for p in polkitd systemd 'default-dbus-system-bus | dbus-system-bus'; do
 	tr ',' '\n' <<<"$rec" | sed 's/^ *//' | grep -qxF "$p" || r=1; done; echo $r)" \
 	"pcitopo: Recommends polkitd, systemd, default-dbus-system-bus | dbus-system-bus (topod's)" "Recommends: $rec"
