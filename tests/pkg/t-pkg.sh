@@ -168,6 +168,15 @@ ok "$([[ -z $hard ]] && echo 0 || echo 1)" \
 ok "$(r=0; for p in polkitd systemd 'default-dbus-system-bus | dbus-system-bus'; do
 	tr ',' '\n' <<<"$rec" | sed 's/^ *//' | grep -qxF "$p" || r=1; done; echo $r)" \
 	"pcitopo: Recommends polkitd, systemd, default-dbus-system-bus | dbus-system-bus (topod's)" "Recommends: $rec"
+# topoctl loads libconfig by the SONAME it was built against (libconfig.so.9
+# on Debian 12, .11 on 13); the package must depend on that one's package,
+# and on no other libconfig (a hard-coded libconfig9 was uninstallable on
+# Debian 13)
+dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/bin/topoctl >"$tmp/topoctl.bin"
+so=$(grep -aoE 'libconfig\.so\.[0-9]+' "$tmp/topoctl.bin" | sort -u)
+cdeps=$(tr ',|' '\n\n' <<<"$dep" | sed 's/ *(.*//; s/^ *//' | grep -E '^libconfig[0-9]' | sort -u)
+ok "$([[ $(wc -l <<<"$so") == 1 && -n $so && $cdeps == "${so/.so./}" ]] && echo 0 || echo 1)" \
+	"topoctl loads $so; pcitopo depends on its package, ${so/.so./}, and no other libconfig" "Depends' libconfig: $cdeps"
 # a binNMU of pcitopo (version V+b1; pcitopo-dkms, Architecture: all, is
 # not rebuilt and stays V): its Recommends must still name an installable
 # pcitopo-dkms. dpkg-gencontrol with a binNMU entry on top of the changelog
