@@ -32,11 +32,15 @@
 #   $(PREFIX)/share/man/man5/{topod.conf,pcitopo-platform}.5,
 #   $(PREFIX)/share/bash-completion/completions/topoctl,
 #   $(PREFIX)/share/pcitopo/platforms/*.conf,
-#   $(PREFIX)/lib/modules-load.d/pcitopo.conf (loads pcitopo.ko at boot).
+#   UNITDIR/sysinit.target.d/pcitopo.conf (Wants=modprobe@pcitopo.service:
+#   loads pcitopo.ko at boot through systemd's modprobe@.service, `modprobe
+#   -abq`, quiet on a kernel the module was not built for; modules-load.d
+#   logged an error there at every boot).
 #   Where systemd, D-Bus, polkit and udev read them, whatever PREFIX:
-#   /lib/systemd/system/{topod,pcitopo-boot,pcitopo-metrics}.service and
-#   pcitopo-metrics.timer (UNITDIR; the paths of topod, pcitopo-boot and
-#   topoctl in them follow PREFIX),
+#   UNITDIR/{topod,pcitopo-boot,pcitopo-metrics}.service and
+#   pcitopo-metrics.timer (UNITDIR: systemd.pc's systemdsystemunitdir,
+#   /lib/systemd/system on Debian 12, /usr/lib/systemd/system on 13; the
+#   paths of topod, pcitopo-boot and topoctl in them follow PREFIX),
 #   /usr/share/dbus-1/system.d/org.pcitopo.Topod.conf (DBUSDIR),
 #   /usr/share/dbus-1/system-services/org.pcitopo.Topod.service,
 #   /usr/share/polkit-1/actions/org.pcitopo.policy (POLKITDIR),
@@ -44,7 +48,8 @@
 #   "pcitopo" may switch without authenticating),
 #   /usr/lib/sysusers.d/pcitopo.conf (SYSUSERSDIR: that group; without
 #   DESTDIR, systemd-sysusers creates it at once),
-#   /lib/udev/rules.d/90-pcitopo.rules (UDEVDIR).
+#   UDEVDIR/rules.d/90-pcitopo.rules (UDEVDIR: udev.pc's udevdir, /lib/udev
+#   or /usr/lib/udev).
 #   Slurm (Documentation/slurm.md): $(LIBEXECDIR)/slurm-feature-helper,
 #   slurm-reboot-program, slurm-prolog; UNITDIR/slurmd.service.d/pcitopo.conf,
 #   pcitopo-slurm-reconfig.{path,service}.
@@ -121,13 +126,14 @@ LIBEXECDIR ?= $(PREFIX)/libexec/pcitopo
 MANDIR     ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 PLATFORMDIR ?= $(PREFIX)/share/pcitopo/platforms
-MODLOADDIR ?= $(PREFIX)/lib/modules-load.d
-UNITDIR    ?= /lib/systemd/system
+# where this system's systemd and udev read units and rules: their
+# pkg-config files say (Debian 12: /lib/..., Debian 13: /usr/lib/...)
+UNITDIR    ?= $(shell pkg-config --variable=systemdsystemunitdir systemd 2>/dev/null || echo /lib/systemd/system)
 DBUSDIR    ?= /usr/share/dbus-1
 POLKITDIR  ?= /usr/share/polkit-1/actions
 POLKITRULESDIR ?= /usr/share/polkit-1/rules.d
 SYSUSERSDIR ?= /usr/lib/sysusers.d
-UDEVDIR    ?= /lib/udev
+UDEVDIR    ?= $(shell pkg-config --variable=udevdir udev 2>/dev/null || echo /lib/udev)
 INSTALL    ?= install
 # as kmod/Makefile: the running kernel's build dir, else scripts/kver's headers
 KDIR       ?= $(shell d=/lib/modules/$$(uname -r)/build; \
@@ -142,7 +148,7 @@ install:
 		$(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(MANDIR)/man8 \
 		$(DESTDIR)$(MANDIR)/man5 \
 		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(PLATFORMDIR) \
-		$(DESTDIR)$(MODLOADDIR) $(DESTDIR)$(UNITDIR) \
+		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(UNITDIR)/sysinit.target.d \
 		$(DESTDIR)$(DBUSDIR)/system.d $(DESTDIR)$(DBUSDIR)/system-services \
 		$(DESTDIR)$(POLKITDIR) $(DESTDIR)$(POLKITRULESDIR) \
 		$(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(UDEVDIR)/rules.d
@@ -156,7 +162,8 @@ install:
 		$(DESTDIR)$(MANDIR)/man5/pcitopo-platform.5
 	$(INSTALL) -m 0644 cli/topoctl.bash-completion $(DESTDIR)$(BASHCOMPDIR)/topoctl
 	$(INSTALL) -m 0644 platforms/*.conf $(DESTDIR)$(PLATFORMDIR)/
-	$(INSTALL) -m 0644 systemd/pcitopo.conf $(DESTDIR)$(MODLOADDIR)/pcitopo.conf
+	$(INSTALL) -m 0644 systemd/sysinit-pcitopo.conf \
+		$(DESTDIR)$(UNITDIR)/sysinit.target.d/pcitopo.conf
 	for u in topod.service pcitopo-boot.service pcitopo-metrics.service \
 		pcitopo-metrics.timer; do \
 		sed -e 's|/usr/sbin/topod|$(SBINDIR)/topod|' \

@@ -271,9 +271,19 @@ int load_topology(struct ctx *c, struct pt_topology *t)
 	if (!c->nl) {
 		r = pt_nl_open(&c->nl);
 		if (r == -ENOENT && c->source == SRC_AUTO) {
-			/* one line, stderr only: -j output stays clean */
-			fputs("topoctl: note: pcitopo module not loaded, "
-			      "reading sysfs instead\n", c->err);
+			/* said once, one line on stderr (a note: with -j not
+			 * taken for the error, errjson.c) and, with -j, as the
+			 * document's "source_note" beside "source": sysfs */
+			if (!c->source_note[0]) {
+				char why[640];
+
+				module_why(why, sizeof(why));
+				snprintf(c->source_note, sizeof(c->source_note),
+					 "pcitopo module not loaded: %s; reading "
+					 "sysfs instead", why);
+				fprintf(c->err, "topoctl: note: %s\n",
+					c->source_note);
+			}
 			return load_sysfs(c, t);
 		}
 		if (r) {
@@ -296,6 +306,12 @@ const char *source_name(const struct ctx *c)
 void emit_json(struct ctx *c, struct json_object *o)
 {
 	int flags = JSON_C_TO_STRING_NOSLASHESCAPE;
+
+	/* a key more in the document's object: what a consumer reads stays */
+	if (c->source_note[0] && json_object_is_type(o, json_type_object) &&
+	    !json_object_object_get_ex(o, "source_note", NULL))
+		json_object_object_add(o, "source_note",
+				       json_object_new_string(c->source_note));
 
 	flags |= c->pretty ? JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED :
 			     JSON_C_TO_STRING_PLAIN;

@@ -5,10 +5,71 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "print.h"
 #include "topod-client.h"
+
+/* one property of topod's unit as a string ("" if systemd cannot say) */
+static void unit_prop(sd_bus *bus, const char *iface, const char *name,
+		      char *buf, size_t len)
+{
+	sd_bus_error e = SD_BUS_ERROR_NULL;
+	sd_bus_message *reply = NULL;
+	const char *s = NULL;
+	int32_t i = 0;
+	int r;
+
+	buf[0] = '\0';
+	r = sd_bus_call_method(bus, TOPOD_SYSTEMD_NAME, TOPOD_UNIT_PATH,
+			       TOPOD_PROPS_IFACE, "Get", &e, &reply, "ss",
+			       iface, name);
+	if (r >= 0 && !strcmp(name, "ExecMainStatus")) {
+		if (sd_bus_message_read(reply, "v", "i", &i) >= 0)
+			snprintf(buf, len, "%d", (int)i);
+	} else if (r >= 0 && sd_bus_message_read(reply, "v", "s", &s) >= 0) {
+		snprintf(buf, len, "%s", s);
+	}
+	sd_bus_message_unref(reply);
+	sd_bus_error_free(&e);
+}
+
+/*
+ * topod has no bus name: say why, from what systemd knows of its unit (its
+ * properties are readable by anyone). A node whose topod.conf names no
+ * platform is not an error of topod's: its unit's ExecCondition skipped it
+ * (Result "exec-condition"), and "systemctl start topod" would only skip
+ * it again, so the message says what to configure instead.
+ */
+static void topod_not_running(struct ctx *c, sd_bus *bus)
+{
+	char active[32], result[32], status[16];
+
+	unit_prop(bus, TOPOD_UNIT_IFACE, "ActiveState", active, sizeof(active));
+	unit_prop(bus, TOPOD_SERVICE_IFACE, "Result", result, sizeof(result));
+	unit_prop(bus, TOPOD_SERVICE_IFACE, "ExecMainStatus", status,
+		  sizeof(status));
+	if (!strcmp(result, "exec-condition") && !strcmp(active, "inactive"))
+		fputs("topoctl: topod is not running: this node is not "
+		      "configured for switching (/etc/pcitopo/topod.conf names "
+		      "no platform: topod.conf(5), topod --check)\n", c->err);
+	else if (!strcmp(active, "failed") &&
+		 atoi(status) == TOPOD_EXIT_STATUS_CONFIG)
+		fputs("topoctl: topod is not running: it failed on its "
+		      "configuration (topod --check says what is wrong; then "
+		      "systemctl restart topod)\n", c->err);
+	else if (!strcmp(active, "failed"))
+		fprintf(c->err, "topoctl: topod is not running: topod.service "
+			"failed (%s; systemctl status topod)\n",
+			result[0] ? result : "unknown");
+	else if (!strcmp(active, "activating"))
+		fputs("topoctl: topod is not running yet: topod.service is "
+		      "starting (try again)\n", c->err);
+	else
+		fputs("topoctl: topod is not running (systemctl start topod)\n",
+		      c->err);
+}
 
 int topod_connect(struct ctx *c, sd_bus **bus)
 {
@@ -38,8 +99,7 @@ int topod_connect(struct ctx *c, sd_bus **bus)
 	sd_bus_message_unref(reply);
 	sd_bus_error_free(&e);
 	if (r < 0 || !has) {
-		fputs("topoctl: topod is not running (systemctl start topod)\n",
-		      c->err);
+		topod_not_running(c, *bus);
 		*bus = sd_bus_flush_close_unref(*bus);
 		return 1;
 	}

@@ -47,6 +47,9 @@ struct ctx {
 	size_t n_ids;
 	bool all_nics;		/* --all-nics: plain NICs in topo and paths */
 	bool emitted;		/* emit_json() printed a document */
+	/* why the automatic source read sysfs (the module not loaded, and
+	 * why: modwhy.c), "" otherwise; -j adds it as "source_note" */
+	char source_note[768];
 };
 
 struct cmd {
@@ -54,6 +57,10 @@ struct cmd {
 	int (*fn)(struct ctx *c, int argc, char **argv);
 	const char *help;	/* usage lines, "\n"-separated */
 };
+
+/* modwhy.c: why pcitopo.ko is not loaded, naming the kernels (the running
+ * one, those a pcitopo.ko exists for, the one a module was built for) */
+void module_why(char *buf, size_t len);
 
 /* cli.c */
 void usage(FILE *f);

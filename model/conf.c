@@ -34,7 +34,14 @@ LIBCONFIG_SYMBOLS(PT_DL_DEFINE)
 static const struct pt_dl_sym libconfig_syms[] = {
 	LIBCONFIG_SYMBOLS(PT_DL_ENTRY)
 };
-static struct pt_dl libconfig = PT_DL_INIT("libconfig.so.9", "libconfig9",
+/* the SONAME built against (model/Makefile): libconfig.so.9 (Debian 12),
+ * libconfig.so.11 (Debian 13) */
+#ifndef PTM_LIBCONFIG_SONAME
+#define PTM_LIBCONFIG_SONAME	"libconfig.so.9"
+#define PTM_LIBCONFIG_PACKAGE	"libconfig9"
+#endif
+static struct pt_dl libconfig = PT_DL_INIT(PTM_LIBCONFIG_SONAME,
+					   PTM_LIBCONFIG_PACKAGE,
 					   libconfig_syms);
 #define config_init			sym_config_init
 #define config_read			sym_config_read

@@ -294,7 +294,7 @@ static int parse_lists(struct plat_ctx *c, config_setting_t *root,
 
 		if (!u || !valid_unit(u))
 			return plat_err(c, e, "stop_units[%d]: not a systemd unit "
-				    "name (e.g. \"dcgm.service\")", i);
+				    "name (e.g. \"nvidia-dcgm.service\")", i);
 		snprintf(p->units[i], sizeof(p->units[i]), "%s", u);
 	}
 	p->nunits = (unsigned int)n;

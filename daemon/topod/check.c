@@ -90,6 +90,14 @@ int topod_check(const char *config)
 	int r;
 
 	problems = 0;
+	if (!config_names_platform(config, err, sizeof(err))) {
+		/* the shipped topod.conf: not broken, only not filled in */
+		bad("config", "no platform named: topod.service skips this node "
+		    "until one is (platform = \"/etc/pcitopo/platforms/"
+		    "MODEL.conf\"; topod.conf(5))");
+		fprintf(stderr, "topod --check: (%s)\n", err);
+		return 1;
+	}
 	if (config_load(config, &cfg, err, sizeof(err))) {
 		bad("config", err);
 		return 1;	/* nothing else is known without it */

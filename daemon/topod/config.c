@@ -60,6 +60,47 @@ static int check_root_keys(config_setting_t *root, char *err, size_t len,
 	return 0;
 }
 
+int config_names_platform(const char *path, char *err, size_t len)
+{
+	config_t cf;
+	int r;
+
+	config_init(&cf);
+	if (!config_read_file(&cf, path)) {
+		if (config_error_type(&cf) == CONFIG_ERR_FILE_IO) {
+			r = errno ? -errno : -EIO;
+			snprintf(err, len, "%s: %s", path, strerror(-r));
+			if (r == -ENOENT)
+				r = 0;	/* no file: nothing configured */
+		} else {
+			snprintf(err, len, "%s:%d: %s", path,
+				 config_error_line(&cf), config_error_text(&cf));
+			r = -EINVAL;
+		}
+	} else if (config_lookup(&cf, "platform")) {
+		r = 1;
+	} else {
+		snprintf(err, len, "%s names no platform", path);
+		r = 0;
+	}
+	config_destroy(&cf);
+	return r;
+}
+
+void config_nfd_dir(const char *path, char *dir, size_t len)
+{
+	const char *s;
+	config_t cf;
+
+	snprintf(dir, len, "%s", NFD_FEATURES_DIR);
+	config_init(&cf);
+	if (config_read_file(&cf, path) &&
+	    config_lookup_string(&cf, "nfd_features_dir", &s) &&
+	    (!*s || *s == '/'))
+		snprintf(dir, len, "%s", s);
+	config_destroy(&cf);
+}
+
 int config_load(const char *path, struct tconfig *c, char *err, size_t len)
 {
 	config_t cf;

@@ -90,6 +90,26 @@ out:
 	return r;
 }
 
+int nfd_remove(const char *dir, char *err, size_t len)
+{
+	static const char *const names[] = { NFD_FILE, NFD_TMP_FILE };
+	char path[sizeof(((struct tconfig *)0)->nfd_dir) + sizeof(NFD_FILE) + 2];
+	int n = 0;
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		if (!unlink(path)) {
+			n++;
+		} else if (errno != ENOENT && errno != ENOTDIR) {
+			int r = -errno;
+
+			snprintf(err, len, "%.300s: %s", path, strerror(-r));
+			return r;
+		}
+	}
+	return n;
+}
+
 static bool present(const char *dir)
 {
 	char path[sizeof(((struct tconfig *)0)->nfd_dir) + sizeof(NFD_FILE) + 1];

@@ -90,5 +90,14 @@ void nfd_start(struct topod *d);
  * the last write failed: the directory may be there now). A failure is
  * logged, once per cause, and never stops topod. */
 void nfd_update(struct topod *d);
+/*
+ * Remove the feature file (and a temporary one left by a crash) from dir:
+ * `topod --remove-labels`, run by the package's prerm when pcitopo is
+ * removed. Once nothing maintains the labels, a stale layout= or
+ * state=idle would keep attracting pods to a node that no longer switches.
+ * Returns how many files were removed, or -errno of the first failure
+ * (err says which); a missing file or directory is not one.
+ */
+int nfd_remove(const char *dir, char *err, size_t len);
 
 #endif

@@ -297,17 +297,75 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: topod [--config FILE] [--debug]\n"
 		"       topod --check [--config FILE]\n"
+		"       topod --configured [--config FILE]\n"
+		"       topod --remove-labels [--config FILE]\n"
 		"       topod --version\n"
 		"  the PCIe layout service (org.pcitopo.Topod on the system "
 		"bus); default config %s\n"
 		"  --check: read the config, platform and credentials files as "
 		"at start,\n  say what is wrong with each, and exit (0: all "
-		"good)\n", TOPOD_CONFIG);
+		"good)\n"
+		"  --configured: exit 1 if the config names no platform (the "
+		"node has nothing\n  to switch), else 0 (topod.service's "
+		"ExecCondition)\n"
+		"  --remove-labels: remove the node labels (NFD feature file; "
+		"the package's\n  removal)\n", TOPOD_CONFIG);
+}
+
+/*
+ * topod --configured: topod.service's ExecCondition. A node whose
+ * topod.conf names no platform (the shipped one) has nothing to switch:
+ * exit 1, and systemd skips the unit, neither failed nor restarted, so such
+ * a node does not boot "degraded". Anything else exits 0, a topod.conf that
+ * cannot be read or parsed too: then the start itself fails loudly, once,
+ * with the reason (TOPOD_EXIT_CONFIG).
+ */
+/*
+ * topod --remove-labels: the package's prerm, on removal, once topod is
+ * stopped. The labels of the configured directory and of NFD's default one
+ * (where an earlier configuration may have had them); a configuration that
+ * cannot be read still leaves the default's to remove.
+ */
+static int topod_remove_labels(const char *config)
+{
+	char dir[sizeof(((struct tconfig *)0)->nfd_dir)], err[512];
+	const char *dirs[2];
+	int ret = 0;
+
+	config_nfd_dir(config, dir, sizeof(dir));
+	dirs[0] = NFD_FEATURES_DIR;
+	dirs[1] = dir[0] && strcmp(dir, NFD_FEATURES_DIR) ? dir : NULL;
+	for (int i = 0; i < 2 && dirs[i]; i++) {
+		int r = nfd_remove(dirs[i], err, sizeof(err));
+
+		if (r < 0) {
+			fprintf(stderr, "topod: node labels: %s\n", err);
+			ret = 1;
+		} else if (r) {
+			printf("topod: node labels removed: %s/%s (NFD)\n",
+			       dirs[i], NFD_FILE);
+		}
+	}
+	return ret;
+}
+
+static int topod_configured(const char *config)
+{
+	char err[PT_PLAT_ERRLEN + 64];
+	int r = config_names_platform(config, err, sizeof(err));
+
+	if (r)
+		return 0;
+	printf("topod: %s: not started, this node has nothing to switch "
+	       "(name the server's platform file there: topod.conf(5); "
+	       "topod --check)\n", err);
+	return 1;
 }
 
 /* topod.conf, the platform file (for this machine, for the configured
- * BMC's transport), the state dir and the workers' pipe. 0, or 1 (the exit
- * status, said in the log). */
+ * BMC's transport), the state dir and the workers' pipe. 0, or the exit
+ * status, said in the log: TOPOD_EXIT_CONFIG for what the configuration
+ * got wrong (the unit does not restart on it), 1 for the rest. */
 static int load(struct topod *d, const char *config)
 {
 	char err[PT_PLAT_ERRLEN + 64];
@@ -317,13 +375,13 @@ static int load(struct topod *d, const char *config)
 	    pt_platform_load(d->cfg.platform, &d->plat, err, sizeof(err)) ||
 	    bmc_check_platform(&d->cfg.bmc, &d->plat, err, sizeof(err))) {
 		tlog(LOG_ERR, "%s", err);
-		return 1;
+		return TOPOD_EXIT_CONFIG;
 	}
 	if (d->cfg.check_dmi) {
 		r = check_dmi(&d->plat, err, sizeof(err));
 		if (r < 0) {
 			tlog(LOG_ERR, "%s", err);
-			return 1;
+			return TOPOD_EXIT_CONFIG;
 		}
 		if (r)
 			tlog(LOG_WARNING, "no DMI: cannot check the platform "
@@ -472,6 +530,8 @@ int main(int argc, char **argv)
 		{ "config", required_argument, NULL, 'c' },
 		{ "debug", no_argument, NULL, 'd' },
 		{ "check", no_argument, NULL, 't' },
+		{ "configured", no_argument, NULL, 'C' },
+		{ "remove-labels", no_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		/* tests only (fault.c): never in a unit */
@@ -480,14 +540,16 @@ int main(int argc, char **argv)
 	};
 	static struct topod d;
 	const char *config = TOPOD_CONFIG;
-	bool check = false;
-	int c;
+	bool check = false, configured = false, remove_labels = false;
+	int c, r;
 
 	while ((c = getopt_long(argc, argv, "c:dhV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c': config = optarg; break;
 		case 'd': log_set_debug(true); break;
 		case 't': check = true; break;
+		case 'C': configured = true; break;
+		case 'R': remove_labels = true; break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("topod %s\n", TOPOD_VERSION); return 0;
 		case 'F':
@@ -506,7 +568,14 @@ int main(int argc, char **argv)
 	}
 	if (check)
 		return topod_check(config);
-	if (load(&d, config) || setup_loop(&d) || setup_bus(&d))
+	if (configured)
+		return topod_configured(config);
+	if (remove_labels)
+		return topod_remove_labels(config);
+	r = load(&d, config);
+	if (r)
+		return r;
+	if (setup_loop(&d) || setup_bus(&d))
 		return 1;
 	start_recovery(&d);
 	nfd_start(&d);	/* the state at start is known: the node labels */

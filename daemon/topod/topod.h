@@ -104,6 +104,29 @@ struct tconfig {
 };
 
 int config_load(const char *path, struct tconfig *c, char *err, size_t len);
+/*
+ * Whether path names a platform: 1 it does; 0 it names none (it parses and
+ * has no platform key, or there is no such file: the node is not
+ * configured for switching), with err saying which; -errno (-EINVAL for a
+ * syntax error) when it cannot be told: a misconfiguration, which the
+ * start itself reports (config_load()). topod --configured, the unit's
+ * ExecCondition.
+ */
+int config_names_platform(const char *path, char *err, size_t len);
+
+/*
+ * nfd_features_dir of path into dir: the default (NFD_FEATURES_DIR) where
+ * the file cannot be read or parsed or does not set it, "" where it turns
+ * the labels off. For removing the labels (topod --remove-labels), which
+ * must work whatever state the configuration is in.
+ */
+void config_nfd_dir(const char *path, char *dir, size_t len);
+
+/* topod's exit status when its configuration (topod.conf, the platform
+ * file, the DMI match) is wrong: sysexits' EX_CONFIG, which systemd shows
+ * as status=78/CONFIG and topod.service does not restart on
+ * (RestartPreventExitStatus=): a restart cannot mend a file. */
+#define TOPOD_EXIT_CONFIG	TOPOD_EXIT_STATUS_CONFIG
 
 /* fault.c: tests only (topod --test-fault WHERE:N[:stop]): at the Nth
  * fault_point(WHERE) topod kills (or stops) itself. -EINVAL: bad spec. */

@@ -119,6 +119,17 @@
 #define TOPOD_DBUS_OBJECT	"/org/freedesktop/DBus"
 #define TOPOD_DBUS_IFACE	"org.freedesktop.DBus"
 #define TOPOD_DBUS_NAME_HAS_OWNER	"NameHasOwner"
+
+/* topod's unit, asked (systemd's D-Bus API, readable by anyone) why topod
+ * is not running: topoctl's message. ExecCondition's skip (a node whose
+ * topod.conf names no platform) leaves Result "exec-condition"; a wrong
+ * configuration makes topod exit TOPOD_EXIT_STATUS_CONFIG. */
+#define TOPOD_UNIT_PATH		"/org/freedesktop/systemd1/unit/topod_2eservice"
+#define TOPOD_SYSTEMD_NAME	"org.freedesktop.systemd1"
+#define TOPOD_UNIT_IFACE	"org.freedesktop.systemd1.Unit"
+#define TOPOD_SERVICE_IFACE	"org.freedesktop.systemd1.Service"
+#define TOPOD_PROPS_IFACE	"org.freedesktop.DBus.Properties"
+#define TOPOD_EXIT_STATUS_CONFIG	78	/* sysexits' EX_CONFIG */
 #define TOPOD_DBUS_NAME_OWNER_CHANGED	"NameOwnerChanged"
 
 /*

@@ -135,7 +135,7 @@ static const char *const base[] = {
 	/* 16 */ "};",
 	/* 17 */ "moves = { switch = 1; gpus = [ 4, 5, 6, 7 ]; };",
 	/* 18 */ "budgets = { bmc_job_ms = 10000; reenumerate_ms = 1000; power_cycle_ms = 60000; };",
-	/* 19 */ "stop_units = [ \"dcgm.service\" ];",
+	/* 19 */ "stop_units = [ \"nvidia-dcgm.service\" ];",
 	/* 20 */ "gpu_ids = [ \"1af4:1050\" ];",
 };
 #define NBASE ((int)(sizeof(base) / sizeof(base[0])))
@@ -196,7 +196,7 @@ static const struct {
 	  "unknown key \"moves.gpu\"" },
 	{ "nothing moves", 17, "moves = { switch = 1; };", 17,
 	  "nothing would move" },
-	{ "bad unit name", 19, "stop_units = [ \"dcgm\" ];", 19,
+	{ "bad unit name", 19, "stop_units = [ \"nvidia-dcgm\" ];", 19,
 	  "not a systemd unit" },
 	{ "bad GPU ID", 20, "gpu_ids = [ \"1af4-1050\" ];", 20,
 	  "vvvv:dddd" },

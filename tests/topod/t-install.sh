@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # `make install` (host): into a DESTDIR, with PREFIX=/usr, every file lands
-# where systemd, D-Bus, polkit, udev, modules-load.d, man and bash-completion
+# where systemd, D-Bus, polkit, udev, man and bash-completion
 # look for it, with its mode, and is the built/shipped file; the installed
 # units pass `systemd-analyze verify --root` (their ExecStart= found in the
 # DESTDIR, their dependencies in a copy of the host's units); the metrics
@@ -43,7 +43,6 @@ usr/share/bash-completion/completions/topoctl 644 cli/topoctl.bash-completion
 usr/share/pcitopo/platforms/emulated-switchfw.conf 644 platforms/emulated-switchfw.conf
 usr/share/pcitopo/platforms/emulated-mux.conf 644 platforms/emulated-mux.conf
 usr/share/pcitopo/platforms/template.conf 644 platforms/template.conf
-usr/lib/modules-load.d/pcitopo.conf 644 systemd/pcitopo.conf
 lib/systemd/system/topod.service 644 systemd/topod.service
 lib/systemd/system/pcitopo-boot.service 644 systemd/pcitopo-boot.service
 lib/systemd/system/pcitopo-metrics.service 644 systemd/pcitopo-metrics.service
@@ -162,10 +161,22 @@ if command -v systemd-sysusers >/dev/null; then
 fi
 lb=$(sed -n 's/^ExecStart=//p' "$D/lib/systemd/system/pcitopo-boot.service")
 ok "$([[ -x $D$lb ]] && echo 0 || echo 1)" "pcitopo-boot.service's ExecStart= ($lb) installed, executable"
-mods=$(grep -v '^#' "$D/usr/lib/modules-load.d/pcitopo.conf" | grep -v '^$')
+# the module at boot: systemd's modprobe@.service for pcitopo (modprobe
+# -abq: quiet where the running kernel has no pcitopo.ko), wanted by
+# sysinit.target through a drop-in; no modules-load.d file (it logged an
+# error at every boot of such a kernel)
 want=pcitopo
 [[ -f kmod/pcitopo.ko ]] && want=$(modinfo -F name kmod/pcitopo.ko 2>/dev/null || echo pcitopo)
-ok "$([[ $mods == "$want" ]] && echo 0 || echo 1)" "modules-load.d/pcitopo.conf loads the module ($want)" "$mods"
+w=$D/lib/systemd/system/sysinit.target.d/pcitopo.conf
+ok "$(grep -qx "Wants=modprobe@$want.service" "$w" && cmp -s "$w" systemd/sysinit-pcitopo.conf &&
+	[[ $(stat -c %a "$w") == 644 && ! -e $D/usr/lib/modules-load.d/pcitopo.conf ]] && echo 0 || echo 1)" \
+	"sysinit.target.d/pcitopo.conf (644): Wants=modprobe@$want.service; no modules-load.d file" \
+	"$(cat "$w" 2>&1; ls "$D/usr/lib/modules-load.d" 2>&1)"
+if [[ -f /lib/systemd/system/modprobe@.service ]]; then
+	ok "$(grep -qxE 'ExecStart=-/s?bin/modprobe -abq %[iI]' /lib/systemd/system/modprobe@.service; echo $?)" \
+		"systemd's modprobe@.service: ExecStart=-modprobe -abq (quiet, never failed)" \
+		"$(grep ExecStart /lib/systemd/system/modprobe@.service)"
+fi
 if [[ -x tests/topod/check-rules ]]; then
 	out=$(tests/topod/check-rules "$D/lib/udev/rules.d/90-pcitopo.rules" 2>&1)
 	ok $? "the installed udev rules parse (tests/topod/check-rules)" "$out"
@@ -220,7 +231,7 @@ ok $? "make install PREFIX=/usr/local" "$out"
 ok "$([[ $(sed -n 's/^ExecStart=//p' "$L/lib/systemd/system/topod.service") == /usr/local/sbin/topod &&
 	$(sed -n 's/^ExecStart=//p' "$L/lib/systemd/system/pcitopo-boot.service") == /usr/local/libexec/pcitopo/pcitopo-boot &&
 	-x $L/usr/local/sbin/topod && -x $L/usr/local/libexec/pcitopo/pcitopo-boot &&
-	-f $L/usr/local/lib/modules-load.d/pcitopo.conf &&
+	-f $L/lib/systemd/system/sysinit.target.d/pcitopo.conf &&
 	-f $L/usr/share/dbus-1/system.d/org.pcitopo.Topod.conf &&
 	$(sed -n 's/^ExecStart=//p' "$L/lib/systemd/system/pcitopo-metrics.service") == \
 	"/usr/local/bin/topoctl export --format prometheus --output /var/lib/prometheus/node-exporter/pcitopo.prom" &&

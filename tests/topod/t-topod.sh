@@ -222,6 +222,48 @@ ok "$([[ $rc == 1 && $(<"$C/err") == *"config: $C/topod.conf:"[0-9]* ]] && echo 
 sed 's/^/# /' "$C/err"
 "$TOPOD" --check extra >/dev/null 2>&1
 ok "$([[ $? == 2 ]] && echo 0 || echo 1)" "topod --check with an extra argument: usage, exit 2"
+
+# --- topod --configured (topod.service's ExecCondition), exit 78 ------------
+# the shipped topod.conf names no platform: 1 (the unit is skipped, not
+# failed), and so does a missing file; anything else 0, a broken file too,
+# whose start then fails with 78 (EX_CONFIG: not restarted), the reason in
+# the log; a start without a platform is 78 too
+cfg() { "$TOPOD" --configured --config "$1" >"$C/out" 2>"$C/err"; echo $?; }
+rc=$(cfg "$top/debian/conf/topod.conf")
+ok "$([[ $rc == 1 && $(<"$C/out") == *"$top/debian/conf/topod.conf names no platform: not started, this node has nothing to switch"* ]] && echo 0 || echo 1)" \
+	"topod --configured: the shipped topod.conf names no platform: exit 1, says so" "$(cat "$C/out" "$C/err")"
+rc=$(cfg "$C/nowhere.conf")
+ok "$([[ $rc == 1 ]] && echo 0 || echo 1)" "topod --configured: no topod.conf at all: exit 1 (nothing configured)"
+chk_conf
+rc=$(cfg "$C/topod.conf")
+ok "$([[ $rc == 0 && ! -s $C/out ]] && echo 0 || echo 1)" "topod --configured: a platform named: exit 0, silent"
+printf 'platform = "%s/no-such.conf";\nbmc = { transport = "inband"; };\nstate_dir = "%s/state";\n' "$C" "$C" >"$C/broken.conf"
+rc=$(cfg "$C/broken.conf")
+"$TOPOD" --config "$C/broken.conf" >"$C/out" 2>&1
+rc2=$?
+ok "$([[ $rc == 0 && $rc2 == 78 && $(<"$C/out") == *"$C/no-such.conf"* ]] && echo 0 || echo 1)" \
+	"a platform named but missing: --configured 0 (the start decides), the start exits 78 naming the file" "rc=$rc rc2=$rc2 $(<"$C/out")"
+echo 'bmc = {' >"$C/syntax.conf"
+rc=$(cfg "$C/syntax.conf")
+"$TOPOD" --config "$C/syntax.conf" >"$C/out" 2>&1
+rc2=$?
+ok "$([[ $rc == 0 && $rc2 == 78 ]] && echo 0 || echo 1)" \
+	"a topod.conf syntax error: --configured 0, the start exits 78 (a misconfiguration fails loudly)" "rc=$rc rc2=$rc2"
+"$TOPOD" --config "$top/debian/conf/topod.conf" >"$C/out" 2>&1
+ok "$([[ $? == 78 ]] && echo 0 || echo 1)" "topod started by hand without a platform: exit 78" "$(<"$C/out")"
+
+# --- topod --remove-labels (the package's prerm on removal) -----------------
+mkdir -p "$C/nfd"
+printf 'pcitopo.feature.node.kubernetes.io/layout=balance\n' >"$C/nfd/pcitopo"
+: >"$C/nfd/.pcitopo"
+echo 'other=1' >"$C/nfd/other-vendor"
+printf 'nfd_features_dir = "%s/nfd";\n' "$C" >"$C/labels.conf"
+"$TOPOD" --remove-labels --config "$C/labels.conf" >"$C/out" 2>&1
+rc=$?
+ok "$([[ $rc == 0 && $(ls -A "$C/nfd") == other-vendor && $(<"$C/out") == *"removed: $C/nfd/pcitopo"* ]] && echo 0 || echo 1)" \
+	"topod --remove-labels: the configured features.d loses pcitopo and .pcitopo, nothing else" "rc=$rc $(<"$C/out") $(ls -A "$C/nfd")"
+"$TOPOD" --remove-labels --config "$C/labels.conf" >"$C/out" 2>&1
+ok "$([[ $? == 0 && ! -s $C/out ]] && echo 0 || echo 1)" "topod --remove-labels again: nothing to remove, exit 0" "$(<"$C/out")"
 rm -rf "$C"
 
 # --- mux, online ------------------------------------------------------------
@@ -336,7 +378,7 @@ ok "$([[ $rc == 0 ]] && jq -e '.verdict == "proceed" and .proceed and .error == 
 	([.moving_gpus[].name] == ["GPU4", "GPU5", "GPU6", "GPU7"]) and .moving_gpus[0].address == "0000:27:00.0" and
 	(.detach_ports | length) == 4 and .holders == [] and
 	.bmc.reachable and .bmc.state == "done" and .bmc.job == 1 and .bmc.current == "cascade" and .bmc.pending == null and
-	([.units[].name] == ["nvidia-persistenced.service", "dcgm.service", "nvidia-fabricmanager.service"]) and
+	([.units[].name] == ["nvidia-persistenced.service", "nvidia-dcgm.service", "nvidia-fabricmanager.service"]) and
 	([.units[] | select(.stop)] == [])' <<<"$json" >/dev/null && echo 0 || echo 1)" \
 	"dry run -j: one JSON object, every field as expected"
 out=$("$TOPOCTL" set cascade --dry-run 2>&1); rc=$?

@@ -60,7 +60,7 @@ int main(void)
 	j.bmc_sent = 1;
 	j.started_usec = 1234567890123ULL;
 	j.nunits = 2;
-	strcpy(j.units[0], "dcgm.service");
+	strcpy(j.units[0], "nvidia-dcgm.service");
 	strcpy(j.units[1], "nvidia-persistenced.service");
 	j.nports = 2;
 	strcpy(j.ports[0], "0000:82:00.0");

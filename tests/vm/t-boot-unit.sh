@@ -4,7 +4,7 @@
 # pcitopo-boot.service for real: the emulated server (tests/vm/server,
 # switch firmware) boots with systemd as init (--init systemd), pcitopo
 # installed into its root by `make install` (tests/vm/guest/
-# boot-unit-systemd.sh: units, D-Bus policy, modules-load.d, platforms),
+# boot-unit-systemd.sh: units, D-Bus policy, the module's modprobe@ link, platforms),
 # /etc/pcitopo/profile = cascade, a stand-in GPU service
 # (nvidia-persistenced.service, which records the layout it starts in) and
 # the BMC at balance. pcitopo-boot must bring the server to cascade before
@@ -60,7 +60,7 @@ tap "$([[ $line == *"boot=2 "*"layout=cascade"* ]] && echo 1 || echo 0)" \
 props=ActiveState,Result,ExecMainStatus,ExecMainStartTimestampMonotonic,ExecMainExitTimestampMonotonic
 g=$("$srv" run "$dir" --timeout 300 -- bash -c '
 	echo "system=$(timeout 240 systemctl is-system-running --wait || true)"
-	for u in pcitopo-boot topod nvidia-persistenced systemd-modules-load; do
+	for u in pcitopo-boot topod nvidia-persistenced modprobe@pcitopo; do
 		systemctl show -p '"$props"' "$u.service" | sed "s/^/$u./"
 	done
 	echo "init=$(cat /proc/1/comm)"
@@ -82,8 +82,8 @@ get() { sed -n "s/^$1=//p" <<<"$g" | head -n 1; }
 
 eq "$(get init) $(get virt)" "systemd qemu" "systemd is the guest's init (PID 1), in a VM"
 eq "$(get system) [$(get failed)]" "running []" "the boot target reached, no unit failed" "$g"
-eq "$(get systemd-modules-load.Result) $(get module)" "success 1 cascade 8" \
-	"modules-load.d loaded pcitopo.ko; it sees cascade with 8 GPUs"
+eq "$(get modprobe@pcitopo.Result) $(get module)" "success 1 cascade 8" \
+	"modprobe@pcitopo.service (sysinit.target) loaded pcitopo.ko; it sees cascade with 8 GPUs"
 eq "$(get topod.ActiveState)" active "topod.service active (Type=dbus, the shipped unit)"
 eq "$(jq -r '"\(.layout) \(.state) \(.committed_layout) \(.generation)"' <<<"$(get status)" 2>/dev/null)" \
 	"cascade idle cascade 1" "topod committed the switch from its journal after the power cycle"

@@ -4,7 +4,7 @@
 # topod's quiesce against a real systemd: the emulated server, MUX method,
 # boots with systemd as init (tests/vm/server start --init systemd), pcitopo
 # installed by `make install` into the guest's root, the platform
-# emulated-mux, whose stop_units are nvidia-persistenced, dcgm and
+# emulated-mux, whose stop_units are nvidia-persistenced, nvidia-dcgm and
 # nvidia-fabricmanager: stand-in GPU daemons (tests/vm/guest/
 # quiesce-systemd.sh, gpu-standin.sh) that log, when they start and as the
 # last act of their stop, the module's layout, GPU count and generation.
@@ -17,7 +17,7 @@
 #      (deactivating, held there by an ExecStop the test releases once
 #      topod has seen it: tests/vm/guest/hold-stop.sh) when the switch
 #      began has exited before any GPU was detached;
-#   B. a unit that refuses to stop (dcgm, RefuseManualStop=yes): the switch
+#   B. a unit that refuses to stop (nvidia-dcgm, RefuseManualStop=yes): the switch
 #      fails in quiesce naming the unit, rolls back without touching a GPU
 #      or the BMC; the unit stopped before it is started again, the one
 #      that refused counted as already running;
@@ -55,7 +55,7 @@ need_cmds ipmi_sim qemu-system-x86_64 jq
 dir=$(mktemp -d /tmp/pcitopo-quiesce.XXXXXX)
 server_test
 
-P=nvidia-persistenced.service D=dcgm.service F=nvidia-fabricmanager.service
+P=nvidia-persistenced.service D=nvidia-dcgm.service F=nvidia-fabricmanager.service
 grun() { "$srv" run "$dir" --timeout "${T:-120}" "$@"; }
 ulog() { cat "$dir/out/units/$1.log" 2>/dev/null || true; }
 lines() { ulog "$1" | wc -l; }

@@ -8,7 +8,7 @@
 # Installs pcitopo into the overlay the way a package would (`make install
 # DESTDIR= PREFIX=/usr`: topoctl, topod, the units, pcitopo-boot, the D-Bus
 # policy and activation file, the polkit action, the udev rules, the
-# modules-load.d file, the platforms), pcitopo.ko into
+# modprobe@pcitopo.service link, the platforms), pcitopo.ko into
 # /lib/modules/VERSION/extra (depmod), and the emulated server's setup:
 #   - /etc/modules-load.d/pcitopo-test-ipmi.conf: ipmi_si, ipmi_devintf
 #     (no udev coldplug in this boot to load them);
@@ -49,7 +49,7 @@ cp kmod/pcitopo.ko "/lib/modules/$kver/extra/"
 depmod -a "$kver"
 printf 'ipmi_si\nipmi_devintf\n' >/etc/modules-load.d/pcitopo-test-ipmi.conf
 # the stand-in GPUs as an operator would declare them: modprobe.d for the
-# module (modules-load.d loads it), /etc/pcitopo/extra-ids for topoctl
+# module (modprobe@pcitopo.service loads it), /etc/pcitopo/extra-ids for topoctl
 # shellcheck source=standins.sh
 . "$root/tests/vm/guest/standins.sh"
 pt_standin_conf

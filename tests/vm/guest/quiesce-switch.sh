@@ -33,7 +33,7 @@ set -u
 to=${1:?usage: quiesce-switch.sh LAYOUT [UNIT_BEING_STOPPED]}
 stopping=${2:-}
 m=/sys/kernel/pcitopo
-units=(nvidia-persistenced.service dcgm.service nvidia-fabricmanager.service)
+units=(nvidia-persistenced.service nvidia-dcgm.service nvidia-fabricmanager.service)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

@@ -19,7 +19,7 @@
 #     takes 1 s (GPU_STANDIN_STOP_DELAY: topod must wait for it), and so
 #     does its start (ExecStartPre sleeps: topoctl set, which waits for the
 #     start job, returns with it active, never activating);
-#   - dcgm.service: RefuseManualStop=yes (StopUnit is refused); not started
+#   - nvidia-dcgm.service: RefuseManualStop=yes (StopUnit is refused); not started
 #     at boot, the test starts it;
 #   - nvidia-fabricmanager.service: its stop takes 1 s; not started at
 #     boot; Restart=no. The test starts it, makes its stop wait for
@@ -58,7 +58,7 @@ TimeoutStopSec=60
 EOT
 }
 standin nvidia-persistenced.service 1 1 on-failure
-standin dcgm.service 0 0 on-failure RefuseManualStop=yes
+standin nvidia-dcgm.service 0 0 on-failure RefuseManualStop=yes
 standin nvidia-fabricmanager.service 1 0 no
 ln -sfn "$u/nvidia-persistenced.service" \
 	/etc/systemd/system/pcitopo-test.target.wants/nvidia-persistenced.service

@@ -23,7 +23,7 @@
 #                       root, kmod/pcitopo.ko (the host kernel's) without it
 #   pt_insmod [ARGS]    insmod $PT_KO extra_ids=...:gpu ARGS
 #   pt_standin_conf     /etc/modprobe.d/pcitopo-standins.conf (for modprobe,
-#                       modules-load.d and the genl alias) and
+#                       modprobe@pcitopo.service and the genl alias) and
 #                       /etc/pcitopo/extra-ids, as an operator would write them
 #                       (in the guest's overlay, and for the kernel's modprobe
 #                       in the initramfs)
