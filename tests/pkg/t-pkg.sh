@@ -26,23 +26,51 @@
 # guest's postinst loads it (dkms ldtarball: built) and runs dkms install
 # (copy, depmod) and modprobe itself. (Seeding /var/lib/dkms instead does not
 # work: common.postinst first removes any pcitopo/VERSION it finds there.)
+#
+# t-pkg.sh --kernel NAME (t-pkg-deb13.sh: deb13): the same for another
+# release of scripts/kernels.list whose root is a "system" root: the
+# packages built, linted and their module built by DKMS in that release's
+# root (Debian 13's dpkg-buildpackage, debhelper, gcc, lintian, blhc, dkms,
+# systemd-analyze), and the guest part on that release's own systemd
+# (tests/vm/server --kernel NAME --root: its kernel, its userland). The
+# checks of the tree itself (copyright, the project's make, a binNMU's
+# control file, dkms.conf's kernel range, the postinst where DKMS must not
+# build, a second kernel's headers) run in the host's run only.
 # shellcheck disable=SC2016 # single-quoted scripts expand in the guest
 set -uo pipefail
 top=$(dirname "$(dirname "$(dirname "$(readlink -f "$0")")")")
 cd "$top" || exit 1
 # shellcheck source=tests/tap.sh
 . "$top/tests/tap.sh"
+# shellcheck source=scripts/kernels.sh
+. "$top/scripts/kernels.sh"
 is() { [[ $1 == "$2" ]] && echo 0 || echo 1; }
-for c in dpkg-buildpackage dh dh_dkms dkms lintian blhc fakeroot; do
-	command -v "$c" >/dev/null || { echo "not ok 1 - t-pkg: no $c (scripts/setup installs it)"; exit 1; }
+kname=$(kernels_host)
+[[ ${1:-} == --kernel ]] && kname=${2:?usage: t-pkg.sh [--kernel NAME]}
+rel=$(kernel_field "$kname" release) || { echo "not ok 1 - t-pkg: no kernel $kname"; exit 1; }
+broot=$(kernel_root "$kname")
+host=0
+[[ $rel == host ]] && host=1
+if ((!host)) && [[ $(kernel_field "$kname" root) != system || ! -f $broot/.pcitopo-root ]]; then
+	echo "not ok 1 - t-pkg: $kname's release root ($broot) is not a system root made by scripts/setup"
+	exit 1
+fi
+# inr CMD...: CMD where this release's packages are built and checked (the
+# host itself, or the release's root: scripts/kernels.sh in_root)
+inr() { in_root "$broot" "$@"; }
+for c in dpkg-buildpackage dh dh_dkms dkms lintian blhc fakeroot systemd-analyze pkg-config; do
+	inr sh -c "command -v $c" >/dev/null ||
+		{ echo "not ok 1 - t-pkg: no $c in $broot (scripts/setup installs it)"; exit 1; }
 done
 V=$(cat VERSION)
 V2=$V+1
-kver=$(scripts/kver)
-out=$top/build/pkg-test
+kver=$(kernel_release "$kname")
+# (inside the repository: a release's root sees the repository alone)
+out=$top/build/pkg-test$( ((host)) || echo "-$kname")
 rm -rf "$out"
 mkdir -p "$out"
-tmp=$(mktemp -d)
+tmp=$(mktemp -d "$out/tmp.XXXXXX")
+say=$( ((host)) || echo " ($kname, $rel's root)")
 srv=$top/tests/vm/server
 dir=
 cleanup() {
@@ -53,10 +81,12 @@ trap cleanup EXIT
 
 # --- host: build -------------------------------------------------------------
 t0=$SECONDS
-o=$(scripts/mkdeb --out "$out" 2>&1)
-ok $? "scripts/mkdeb builds pcitopo and pcitopo-dkms $V ($((SECONDS - t0)) s)" "$o"
-o=$(scripts/mkdeb --out "$out" --version "$V2" 2>&1)
-ok $? "scripts/mkdeb --version $V2 builds the upgrade" "$o"
+relarg=()
+((host)) || relarg=(--release "$rel")
+o=$(scripts/mkdeb --out "$out" "${relarg[@]}" 2>&1)
+ok $? "scripts/mkdeb builds pcitopo and pcitopo-dkms $V$say ($((SECONDS - t0)) s)" "$o"
+o=$(scripts/mkdeb --out "$out" --version "$V2" "${relarg[@]}" 2>&1)
+ok $? "scripts/mkdeb --version $V2 builds the upgrade$say" "$o"
 deb=$out/pcitopo_${V}_amd64.deb dkms_deb=$out/pcitopo-dkms_${V}_all.deb
 deb2=$out/pcitopo_${V2}_amd64.deb dkms_deb2=$out/pcitopo-dkms_${V2}_all.deb
 [[ -f $deb && -f $dkms_deb && -f $deb2 && -f $dkms_deb2 ]] ||
@@ -69,12 +99,13 @@ deb2=$out/pcitopo_${V2}_amd64.deb dkms_deb2=$out/pcitopo-dkms_${V2}_all.deb
 # error to Debian 13's lintian (alien-tag), so the packages carry none, and
 # a lintian that still knows the tag is told to skip it.
 supp=()
-[[ -e /usr/share/lintian/tags/p/package-supports-alternative-init-but-no-init.d-script.tag ]] &&
+[[ -e ${broot%/}/usr/share/lintian/tags/p/package-supports-alternative-init-but-no-init.d-script.tag ]] &&
 	supp=(--suppress-tags package-supports-alternative-init-but-no-init.d-script)
-o=$(lintian --pedantic -I "${supp[@]}" "$out/pcitopo_${V}_amd64.changes" 2>&1 | grep -v '^running with root')
+lv=$(inr lintian --version 2>/dev/null)
+o=$(inr lintian --pedantic -I "${supp[@]}" "$out/pcitopo_${V}_amd64.changes" 2>&1 | grep -v '^running with root')
 ok "$(grep -qE '^[EW]: ' <<<"$o" && echo 1 || echo 0)" \
-	"lintian --pedantic: no error, no warning" "$o"
-ok "$([[ -z $o ]] && echo 0 || echo 1)" "lintian --pedantic -I: nothing at all" "$o"
+	"$lv --pedantic: no error, no warning" "$o"
+ok "$([[ -z $o ]] && echo 0 || echo 1)" "$lv --pedantic -I: nothing at all" "$o"
 # The source package (dpkg-source -b of the same tree): nothing either.
 # Standards-Version 4.7.2 is checked with Debian 13's lintian, which knows
 # that policy; Debian 12's knows none after 4.6.2 and warns
@@ -86,17 +117,17 @@ ok "$([[ -z $o ]] && echo 0 || echo 1)" "lintian --pedantic -I: nothing at all" 
 srcd=$tmp/srcpkg/pcitopo-$V
 mkdir -p "$srcd"
 git ls-files -co --exclude-standard -z | tar --null -T - -cf - 2>/dev/null | tar -C "$srcd" -xf -
-o=$(cd "$tmp/srcpkg" && dpkg-source -b "pcitopo-$V" 2>&1)
+o=$(inr sh -c 'cd "$1" && dpkg-source -b "pcitopo-$2"' _ "$tmp/srcpkg" "$V" 2>&1)
 ok $? "dpkg-source -b: the source package pcitopo_$V.dsc" "$o"
 sv=$(sed -n 's/^Standards-Version: *//p' "$srcd/debian/control")
-lp=$(jq -r '(.releases // .)[0].version' /usr/share/lintian/data/debian-policy/releases.json 2>/dev/null)
+lp=$(jq -r '(.releases // .)[0].version' "${broot%/}/usr/share/lintian/data/debian-policy/releases.json" 2>/dev/null)
 ssupp=()
 if [[ -n $lp ]] && dpkg --compare-versions "$lp" lt "$sv"; then
 	ssupp=(--suppress-tags newer-standards-version)
 	echo "# this lintian knows policy up to $lp, the source declares $sv: newer-standards-version skipped"
 fi
-o=$(lintian --pedantic -I "${ssupp[@]}" "$tmp/srcpkg/pcitopo_$V.dsc" 2>&1 | grep -v '^running with root')
-ok "$([[ -z $o ]] && echo 0 || echo 1)" "lintian --pedantic -I of the source package: nothing at all (Standards-Version $sv)" "$o"
+o=$(inr lintian --pedantic -I "${ssupp[@]}" "$tmp/srcpkg/pcitopo_$V.dsc" 2>&1 | grep -v '^running with root')
+ok "$([[ -z $o ]] && echo 0 || echo 1)" "$lv --pedantic -I of the source package: nothing at all (Standards-Version $sv)" "$o"
 # The package build's compiler lines (mkdeb's log of dpkg-buildpackage):
 # every one with dpkg-buildflags' hardening flags (blhc: -D_FORTIFY_SOURCE
 # from CPPFLAGS, -fstack-protector-strong and -Wformat from CFLAGS,
@@ -104,23 +135,25 @@ ok "$([[ -z $o ]] && echo 0 || echo 1)" "lintian --pedantic -I of the source pac
 # a newer compiler's new warning must not fail a user's build. The
 # project's own builds keep it (make -n: the commands make would run).
 blog=$out/build-$V.log
-o=$(blhc --debian --all --line-numbers "$blog" 2>&1)
+o=$(inr blhc --debian --all --line-numbers "$blog" 2>&1)
 ok "$([[ $? == 0 && -z $o ]] && echo 0 || echo 1)" \
 	"blhc: every compile and link line of the package build has dpkg-buildflags' CPPFLAGS, CFLAGS and LDFLAGS" "$o"
 cc=$(grep -E '^(cc|gcc|x86_64-linux-gnu-gcc(-[0-9]+)?) ' "$blog")
 o=$(grep -E -- '-Werror( |$)' <<<"$cc")
 ok "$([[ -n $cc && -z $o ]] && echo 0 || echo 1)" \
 	"the package build: no -Werror on its $(wc -l <<<"$cc") compiler lines" "$o"
-o=$(for d in lib cli model daemon slurm; do make -n -B -s -C "$d" 2>/dev/null; done |
-	grep -E '^cc .* -c ' | grep -Ev -- '-Werror( |$)')
-ok "$([[ -z $o ]] && echo 0 || echo 1)" "make (lib, cli, model, daemon, slurm): -Werror on every compile, as CI builds" "$o"
-o=$(tests/pkg/copyright-check.py "$top" 2>&1)
-ok $? "debian/copyright names the licence of every file's SPDX line ($(tail -n 1 <<<"$o" | cut -d: -f1))" "$o"
+if ((host)); then
+	o=$(for d in lib cli model daemon slurm; do make -n -B -s -C "$d" 2>/dev/null; done |
+		grep -E '^cc .* -c ' | grep -Ev -- '-Werror( |$)')
+	ok "$([[ -z $o ]] && echo 0 || echo 1)" "make (lib, cli, model, daemon, slurm): -Werror on every compile, as CI builds" "$o"
+	o=$(tests/pkg/copyright-check.py "$top" 2>&1)
+	ok $? "debian/copyright names the licence of every file's SPDX line ($(tail -n 1 <<<"$o" | cut -d: -f1))" "$o"
+fi
 
 # where this release's systemd and udev read units and rules (debian/rules
 # takes them from the same pkg-config files): Debian 12 /lib/..., 13 /usr/lib/...
-unitdir=$(pkg-config --variable=systemdsystemunitdir systemd)
-udevdir=$(pkg-config --variable=udevdir udev)
+unitdir=$(inr pkg-config --variable=systemdsystemunitdir systemd)
+udevdir=$(inr pkg-config --variable=udevdir udev)
 ok "$([[ -n $unitdir && -n $udevdir ]] && echo 0 || echo 1)" \
 	"pkg-config: systemd's unit directory $unitdir, udev's $udevdir"
 list=$(dpkg-deb -c "$deb" | awk '{print $6}' | sed 's|^\./|/|')
@@ -177,25 +210,27 @@ so=$(grep -aoE 'libconfig\.so\.[0-9]+' "$tmp/topoctl.bin" | sort -u)
 cdeps=$(tr ',|' '\n\n' <<<"$dep" | sed 's/ *(.*//; s/^ *//' | grep -E '^libconfig[0-9]' | sort -u)
 ok "$([[ $(wc -l <<<"$so") == 1 && -n $so && $cdeps == "${so/.so./}" ]] && echo 0 || echo 1)" \
 	"topoctl loads $so; pcitopo depends on its package, ${so/.so./}, and no other libconfig" "Depends' libconfig: $cdeps"
-# a binNMU of pcitopo (version V+b1; pcitopo-dkms, Architecture: all, is
-# not rebuilt and stays V): its Recommends must still name an installable
-# pcitopo-dkms. dpkg-gencontrol with a binNMU entry on top of the changelog
-mkdir -p "$tmp/bnmu/debian" "$tmp/bnmu/pkg"
-cp debian/control "$tmp/bnmu/debian/"
-{
-	printf 'pcitopo (%s+b1) unstable; urgency=low, binary-only=yes\n\n' "$V"
-	printf '  * Binary-only non-maintainer upload for amd64 (t-pkg).\n\n'
-	printf ' -- t-pkg <t-pkg@localhost>  %s\n\n' "$(date -R)"
-	cat debian/changelog
-} >"$tmp/bnmu/debian/changelog"
-bctl=$(cd "$tmp/bnmu" && dpkg-gencontrol -ppcitopo -Ppkg -O 2>/dev/null)
-bver=$(sed -n 's/^Version: //p' <<<"$bctl")
-brel=$(sed -n 's/^Recommends: //p' <<<"$bctl" | tr ',' '\n' | sed -n 's/^ *pcitopo-dkms (\(.*\))$/\1/p')
-bop=${brel%% *} bv=${brel#* }
-case $bop in '=') bop=eq ;; '>=') bop=ge ;; '<=') bop=le ;; '>>') bop=gt ;; '<<') bop=lt ;; esac
-ok "$([[ $bver == "$V+b1" && -n $brel ]] && dpkg --compare-versions "$V" "$bop" "$bv" && echo 0 || echo 1)" \
-	"a binNMU (pcitopo $V+b1): its Recommends on pcitopo-dkms ($brel) takes pcitopo-dkms $V, which a binNMU does not rebuild" \
-	"$(grep -E '^(Version|Recommends):' <<<"$bctl")"
+if ((host)); then
+	# a binNMU of pcitopo (version V+b1; pcitopo-dkms, Architecture: all, is
+	# not rebuilt and stays V): its Recommends must still name an installable
+	# pcitopo-dkms. dpkg-gencontrol with a binNMU entry on top of the changelog
+	mkdir -p "$tmp/bnmu/debian" "$tmp/bnmu/pkg"
+	cp debian/control "$tmp/bnmu/debian/"
+	{
+		printf 'pcitopo (%s+b1) unstable; urgency=low, binary-only=yes\n\n' "$V"
+		printf '  * Binary-only non-maintainer upload for amd64 (t-pkg).\n\n'
+		printf ' -- t-pkg <t-pkg@localhost>  %s\n\n' "$(date -R)"
+		cat debian/changelog
+	} >"$tmp/bnmu/debian/changelog"
+	bctl=$(cd "$tmp/bnmu" && dpkg-gencontrol -ppcitopo -Ppkg -O 2>/dev/null)
+	bver=$(sed -n 's/^Version: //p' <<<"$bctl")
+	brel=$(sed -n 's/^Recommends: //p' <<<"$bctl" | tr ',' '\n' | sed -n 's/^ *pcitopo-dkms (\(.*\))$/\1/p')
+	bop=${brel%% *} bv=${brel#* }
+	case $bop in '=') bop=eq ;; '>=') bop=ge ;; '<=') bop=le ;; '>>') bop=gt ;; '<<') bop=lt ;; esac
+	ok "$([[ $bver == "$V+b1" && -n $brel ]] && dpkg --compare-versions "$V" "$bop" "$bv" && echo 0 || echo 1)" \
+		"a binNMU (pcitopo $V+b1): its Recommends on pcitopo-dkms ($brel) takes pcitopo-dkms $V, which a binNMU does not rebuild" \
+		"$(grep -E '^(Version|Recommends):' <<<"$bctl")"
+fi
 dpkg-deb -e "$deb" "$tmp/ctl"
 ok "$(is "$(cat "$tmp/ctl/conffiles")" /etc/pcitopo/topod.conf)" \
 	"DEBIAN/conffiles: /etc/pcitopo/topod.conf" "$(cat "$tmp/ctl/conffiles")"
@@ -249,17 +284,18 @@ dpkg-deb -x "$dkms_deb" "$tmp/root"
 # network), so topod.service's score, each of whose exceptions its unit
 # and topod.md justify, is the threshold it must not exceed.
 expo() {
-	systemd-analyze security --offline=yes --no-pager "$1" 2>&1 |
+	inr systemd-analyze security --offline=yes --no-pager "$1" 2>&1 |
 		sed -n 's/.*Overall exposure level for [^:]*: \([0-9.]*\) .*/\1/p'
 }
 eb=$(expo "$tmp/root/$unitdir/pcitopo-boot.service")
 et=$(expo "$tmp/root/$unitdir/topod.service")
 ok "$([[ -n $eb && -n $et ]] && awk -v b="$eb" -v t="$et" 'BEGIN { exit !(b <= t) }' && echo 0 || echo 1)" \
 	"systemd-analyze security: pcitopo-boot.service $eb, no worse than topod.service's $et" \
-	"$(systemd-analyze security --offline=yes --no-pager "$tmp/root/$unitdir/pcitopo-boot.service" 2>&1 | grep -E '✗|Overall')"
+	"$(inr systemd-analyze security --offline=yes --no-pager "$tmp/root/$unitdir/pcitopo-boot.service" 2>&1 | grep -E '✗|Overall')"
 cv=$(dpkg-parsechangelog -l debian/changelog -SVersion)
-tv=$("$tmp/root/usr/bin/topoctl" -V 2>&1)
-dv=$("$tmp/root/usr/sbin/topod" --version 2>&1)
+# (run where they were built: Debian 13's binaries need its libraries)
+tv=$(inr "$tmp/root/usr/bin/topoctl" -V 2>&1)
+dv=$(inr "$tmp/root/usr/sbin/topod" --version 2>&1)
 kv=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$tmp/root$s/dkms.conf")
 ok "$(is "$cv|$tv|$dv|$kv" "$V|topoctl $V (pcitopo genl version 1)|topod $V|$V")" \
 	"one version $V: debian/changelog, topoctl -V, topod --version, dkms.conf" "$cv|$tv|$dv|$kv"
@@ -273,127 +309,137 @@ for v in "$V" "$V2"; do
 	mkdir -p "$x"
 	dpkg-deb -x "$out/pcitopo-dkms_${v}_all.deb" "$x"
 	t0=$SECONDS
-	o=$(dkms build -m pcitopo -v "$v" -k "$kver" --dkmstree "$out/dkms" --sourcetree "$x/usr/src" 2>&1)
-	ko=$out/dkms/pcitopo/$v/$kver/x86_64/module/pcitopo.ko
-	ok "$([[ $? == 0 && -f $ko && $(modinfo -F version "$ko") == "$v" &&
+	o=$(inr dkms build -m pcitopo -v "$v" -k "$kver" --dkmstree "$out/dkms" --sourcetree "$x/usr/src" 2>&1)
+	rc=$?
+	# (compressed as the kernel's modules are: Debian 13's DKMS makes .ko.xz)
+	ko=$(compgen -G "$out/dkms/pcitopo/$v/$kver/x86_64/module/pcitopo.ko*" | head -n 1)
+	ok "$([[ $rc == 0 && -f $ko && $(modinfo -F version "$ko") == "$v" &&
 		$(modinfo -F vermagic "$ko") == "$kver "* ]] && echo 0 || echo 1)" \
 		"dkms build -k $kver of pcitopo-dkms $v: pcitopo.ko, MODULE_VERSION $v ($((SECONDS - t0)) s)" "$o"
-	o=$(dkms mktarball -m pcitopo -v "$v" -k "$kver" --binaries-only --dkmstree "$out/dkms" \
+	o=$(inr dkms mktarball -m pcitopo -v "$v" -k "$kver" --binaries-only --dkmstree "$out/dkms" \
 		--sourcetree "$x/usr/src" --archive "$out/prebuilt/pcitopo-$v.dkms.tar.gz" 2>&1)
 	rc=$?
-	ok "$([[ $rc == 0 ]] && tar -tzf "$out/prebuilt/pcitopo-$v.dkms.tar.gz" |
-		grep -qx "./dkms_main_tree/$kver/x86_64/module/pcitopo.ko" && echo 0 || echo 1)" \
+	# (the listing first: grep -q quits at its match, and under pipefail
+	# the SIGPIPE of a tar still writing would fail the test)
+	tl=$(tar -tzf "$out/prebuilt/pcitopo-$v.dkms.tar.gz" 2>&1)
+	ok "$([[ $rc == 0 ]] && grep -qx "./dkms_main_tree/$kver/x86_64/module/${ko##*/}" <<<"$tl" &&
+		echo 0 || echo 1)" \
 		"dkms mktarball --binaries-only of pcitopo/$v (the guest's prebuilt module)" "$o"
 done
 
-# A second kernel's headers (the cloud flavour, scripts/setup): what DKMS's
-# kernel hook (/etc/kernel/header_postinst.d/dkms) runs when they arrive,
-# `dkms autoinstall -k KVER`, builds and installs the newest AUTOINSTALL
-# module of the tree for it. In a private mount namespace whose
-# /lib/modules/KVER is a scratch copy (its build link only), so that
-# neither the module nor depmod's files land in the host's /lib/modules.
-k2=$(find /usr/src -maxdepth 1 -name 'linux-headers-*-cloud-amd64' -printf '%f\n' | sort -V | tail -n 1)
-k2=${k2#linux-headers-}
-if [[ -z $k2 || ! -d /lib/modules/$k2 ]]; then
-	ok 1 "a second kernel's headers (linux-headers-cloud-amd64: scripts/setup)" "none in /usr/src"
-else
-	m2=$tmp/modules-$k2
-	mkdir -p "$m2"
-	cp -P /lib/modules/"$k2"/build "$m2/"
-	t0=$SECONDS
-	o=$(unshare -m --propagation private sh -c '
-		mount --bind "$1" "/lib/modules/$2" &&
-		dkms autoinstall -k "$2" --dkmstree "$3" --sourcetree "$4" &&
-		f=/lib/modules/$2/updates/dkms/pcitopo.ko &&
-		echo "$(modinfo -F version "$f") $(modinfo -F vermagic "$f" | cut -d" " -f1)" &&
-		grep -c "updates/dkms/pcitopo.ko:" "/lib/modules/$2/modules.dep"' \
-		_ "$m2" "$k2" "$out/dkms" "$tmp/src-$V2/usr/src" 2>&1)
-	ok "$([[ $(tail -n 2 <<<"$o" | tr '\n' ' ') == "$V2 $k2 1 " ]] && echo 0 || echo 1)" \
-		"headers of a second kernel ($k2): dkms autoinstall builds and installs pcitopo $V2 for it, depmod lists it ($((SECONDS - t0)) s)" "$o"
-	ok "$([[ ! -e /lib/modules/$k2/updates && ! -e /lib/modules/$k2/modules.dep ]] && echo 0 || echo 1)" \
-		"the host's /lib/modules/$k2 untouched"
-fi
-
-# The kernel range, 5.10 to 7.2: dkms.conf's BUILD_EXCLUSIVE_KERNEL, as
-# dkms tests it (bash =~ against the release), takes every kernel of
-# scripts/kernels.list (each one's release by scripts/kver's rule in its
-# root, scripts/kernels.sh) and refuses those outside.
-# shellcheck source=scripts/kernels.sh
-. "$top/scripts/kernels.sh"
-bek=$(bash -c '. "$1"; echo "$BUILD_EXCLUSIVE_KERNEL"' _ "$tmp/root$s/dkms.conf")
-for kn in $(kernels_names); do
-	if ! kr=$(kernel_release "$kn" 2>&1); then
-		skip "dkms.conf takes $kn" "$kr"
-		continue
+# (the tree's dkms.conf and the host's DKMS: the host's run only)
+if ((host)); then
+	# A second kernel's headers (the cloud flavour, scripts/setup): what DKMS's
+	# kernel hook (/etc/kernel/header_postinst.d/dkms) runs when they arrive,
+	# `dkms autoinstall -k KVER`, builds and installs the newest AUTOINSTALL
+	# module of the tree for it. In a private mount namespace whose
+	# /lib/modules/KVER is a scratch copy (its build link only), so that
+	# neither the module nor depmod's files land in the host's /lib/modules.
+	k2=$(find /usr/src -maxdepth 1 -name 'linux-headers-*-cloud-amd64' -printf '%f\n' | sort -V | tail -n 1)
+	k2=${k2#linux-headers-}
+	if [[ -z $k2 || ! -d /lib/modules/$k2 ]]; then
+		ok 1 "a second kernel's headers (linux-headers-cloud-amd64: scripts/setup)" "none in /usr/src"
+	else
+		m2=$tmp/modules-$k2
+		mkdir -p "$m2"
+		cp -P /lib/modules/"$k2"/build "$m2/"
+		t0=$SECONDS
+		o=$(unshare -m --propagation private sh -c '
+			mount --bind "$1" "/lib/modules/$2" &&
+			dkms autoinstall -k "$2" --dkmstree "$3" --sourcetree "$4" &&
+			f=/lib/modules/$2/updates/dkms/pcitopo.ko &&
+			echo "$(modinfo -F version "$f") $(modinfo -F vermagic "$f" | cut -d" " -f1)" &&
+			grep -c "updates/dkms/pcitopo.ko:" "/lib/modules/$2/modules.dep"' \
+			_ "$m2" "$k2" "$out/dkms" "$tmp/src-$V2/usr/src" 2>&1)
+		ok "$([[ $(tail -n 2 <<<"$o" | tr '\n' ' ') == "$V2 $k2 1 " ]] && echo 0 || echo 1)" \
+			"headers of a second kernel ($k2): dkms autoinstall builds and installs pcitopo $V2 for it, depmod lists it ($((SECONDS - t0)) s)" "$o"
+		ok "$([[ ! -e /lib/modules/$k2/updates && ! -e /lib/modules/$k2/modules.dep ]] && echo 0 || echo 1)" \
+			"the host's /lib/modules/$k2 untouched"
 	fi
-	ok "$([[ $kr =~ $bek ]] && echo 0 || echo 1)" "dkms.conf's BUILD_EXCLUSIVE_KERNEL takes $kn ($kr)" "$bek"
-done
-bad=
-for kr in 5.4.0-150-amd64 5.9.16-1 7.3.0-1-amd64 7.10.0-1-amd64 8.0.0-1-amd64; do
-	[[ $kr =~ $bek ]] && bad+=" $kr"
-done
-ok "$([[ -n $bek && -z $bad ]] && echo 0 || echo 1)" \
-	"dkms.conf's BUILD_EXCLUSIVE_KERNEL refuses 5.4, 5.9, 7.3, 7.10, 8.0 ($bek)" "takes:$bad"
 
-# pcitopo-dkms's postinst, as dpkg runs it, where DKMS must not build: in a
-# private mount namespace with a scratch /var/lib/dkms (DKMS's tree),
-# /usr/src/pcitopo-V (the package's tree, on an overlay of /usr/src) and
-# a /lib/modules of this test's kernels only. The running kernel
-# ($(uname -r)) has no directory there, so common.postinst (dkms's)
-# builds for every kernel in it, as on a machine whose kernels are all
-# outside the range. A.: two kernels outside the range, with "headers"
-# that fail any build: DKMS must skip them (dkms build exits 77 with its
-# reason, which common.postinst takes for "Skipped.") and the postinst
-# succeed. B.: the running kernel's directory without its headers (no
-# build/): the same, "skipped since the kernel headers ... not installed".
-dkms_postinst() {	# dkms_postinst KERNELDIRS...: KVER or KVER:noheaders
-	local m=$tmp/pi-modules u=$tmp/pi-up w=$tmp/pi-work k
-	rm -rf "$m" "$u" "$w" "$tmp/pi-fake"
-	mkdir -p "$m" "$u" "$w" "$tmp/pi-fake/include"
-	# a kernel "build" dir that kbuild cannot use: a real build fails at once
-	printf 'all modules:\n\t@echo "t-pkg: no kbuild here" >&2; false\n' >"$tmp/pi-fake/Makefile"
-	for k; do
-		mkdir -p "$m/${k%%:*}"
-		[[ $k == *:noheaders ]] || ln -s "$tmp/pi-fake" "$m/${k%%:*}/build"
+	# The kernel range, 5.10 to 7.2: dkms.conf's BUILD_EXCLUSIVE_KERNEL, as
+	# dkms tests it (bash =~ against the release), takes every kernel of
+	# scripts/kernels.list (each one's release by scripts/kver's rule in its
+	# root, scripts/kernels.sh) and refuses those outside.
+	# shellcheck source=scripts/kernels.sh
+	. "$top/scripts/kernels.sh"
+	bek=$(bash -c '. "$1"; echo "$BUILD_EXCLUSIVE_KERNEL"' _ "$tmp/root$s/dkms.conf")
+	for kn in $(kernels_names); do
+		if ! kr=$(kernel_release "$kn" 2>&1); then
+			skip "dkms.conf takes $kn" "$kr"
+			continue
+		fi
+		ok "$([[ $kr =~ $bek ]] && echo 0 || echo 1)" "dkms.conf's BUILD_EXCLUSIVE_KERNEL takes $kn ($kr)" "$bek"
 	done
-	unshare -m --propagation private sh -c '
-		set -e
-		mount -t tmpfs tmpfs /var/lib/dkms
-		mount --bind "$1" /lib/modules
-		mount -t overlay overlay -o lowerdir=/usr/src,upperdir="$2",workdir="$3" /usr/src
-		cp -a "$4/usr/src/pcitopo-$5" /usr/src/
-		sh "$6" configure
-		echo "status=$(dkms status pcitopo | tr -d , | tr "\n" " ")"' \
-		_ "$m" "$u" "$w" "$tmp/root" "$V" "$tmp/dctl/postinst" 2>&1
-}
-dpkg-deb -e "$dkms_deb" "$tmp/dctl"
-o=$(dkms_postinst 5.4.0-150-amd64 7.3.0-1-amd64)
-rc=$?
-ok "$([[ $rc == 0 && $(grep -c 'BUILD_EXCLUSIVE directive which does not match this kernel' <<<"$o") == 2 &&
-	$(grep -cx 'Skipped.' <<<"$o") == 2 && $o != *"no kbuild here"* &&
-	$(sed -n 's/^status=//p' <<<"$o") == "pcitopo/$V: added " ]] && echo 0 || echo 1)" \
-	"pcitopo-dkms's postinst, kernels 5.4 and 7.3 only: DKMS skips both with its reason, the postinst succeeds" "rc=$rc
-$o"
-o=$(dkms_postinst "$(uname -r):noheaders")
-rc=$?
-ok "$([[ $rc == 0 && $o == *"kernel headers for this kernel do not seem to be installed"* &&
-	$(sed -n 's/^status=//p' <<<"$o") == "pcitopo/$V: added " ]] && echo 0 || echo 1)" \
-	"pcitopo-dkms's postinst, the running kernel without headers: the build skipped, the postinst succeeds" "rc=$rc
-$o"
+	bad=
+	for kr in 5.4.0-150-amd64 5.9.16-1 7.3.0-1-amd64 7.10.0-1-amd64 8.0.0-1-amd64; do
+		[[ $kr =~ $bek ]] && bad+=" $kr"
+	done
+	ok "$([[ -n $bek && -z $bad ]] && echo 0 || echo 1)" \
+		"dkms.conf's BUILD_EXCLUSIVE_KERNEL refuses 5.4, 5.9, 7.3, 7.10, 8.0 ($bek)" "takes:$bad"
+
+	# pcitopo-dkms's postinst, as dpkg runs it, where DKMS must not build: in a
+	# private mount namespace with a scratch /var/lib/dkms (DKMS's tree),
+	# /usr/src/pcitopo-V (the package's tree, on an overlay of /usr/src) and
+	# a /lib/modules of this test's kernels only. The running kernel
+	# ($(uname -r)) has no directory there, so common.postinst (dkms's)
+	# builds for every kernel in it, as on a machine whose kernels are all
+	# outside the range. A.: two kernels outside the range, with "headers"
+	# that fail any build: DKMS must skip them (dkms build exits 77 with its
+	# reason, which common.postinst takes for "Skipped.") and the postinst
+	# succeed. B.: the running kernel's directory without its headers (no
+	# build/): the same, "skipped since the kernel headers ... not installed".
+	dkms_postinst() {	# dkms_postinst KERNELDIRS...: KVER or KVER:noheaders
+		local m=$tmp/pi-modules u=$tmp/pi-up w=$tmp/pi-work k
+		rm -rf "$m" "$u" "$w" "$tmp/pi-fake"
+		mkdir -p "$m" "$u" "$w" "$tmp/pi-fake/include"
+		# a kernel "build" dir that kbuild cannot use: a real build fails at once
+		printf 'all modules:\n\t@echo "t-pkg: no kbuild here" >&2; false\n' >"$tmp/pi-fake/Makefile"
+		for k; do
+			mkdir -p "$m/${k%%:*}"
+			[[ $k == *:noheaders ]] || ln -s "$tmp/pi-fake" "$m/${k%%:*}/build"
+		done
+		unshare -m --propagation private sh -c '
+			set -e
+			mount -t tmpfs tmpfs /var/lib/dkms
+			mount --bind "$1" /lib/modules
+			mount -t overlay overlay -o lowerdir=/usr/src,upperdir="$2",workdir="$3" /usr/src
+			cp -a "$4/usr/src/pcitopo-$5" /usr/src/
+			sh "$6" configure
+			echo "status=$(dkms status pcitopo | tr -d , | tr "\n" " ")"' \
+			_ "$m" "$u" "$w" "$tmp/root" "$V" "$tmp/dctl/postinst" 2>&1
+	}
+	dpkg-deb -e "$dkms_deb" "$tmp/dctl"
+	o=$(dkms_postinst 5.4.0-150-amd64 7.3.0-1-amd64)
+	rc=$?
+	ok "$([[ $rc == 0 && $(grep -c 'BUILD_EXCLUSIVE directive which does not match this kernel' <<<"$o") == 2 &&
+		$(grep -cx 'Skipped.' <<<"$o") == 2 && $o != *"no kbuild here"* &&
+		$(sed -n 's/^status=//p' <<<"$o") == "pcitopo/$V: added " ]] && echo 0 || echo 1)" \
+		"pcitopo-dkms's postinst, kernels 5.4 and 7.3 only: DKMS skips both with its reason, the postinst succeeds" "rc=$rc
+	$o"
+	o=$(dkms_postinst "$(uname -r):noheaders")
+	rc=$?
+	ok "$([[ $rc == 0 && $o == *"kernel headers for this kernel do not seem to be installed"* &&
+		$(sed -n 's/^status=//p' <<<"$o") == "pcitopo/$V: added " ]] && echo 0 || echo 1)" \
+		"pcitopo-dkms's postinst, the running kernel without headers: the build skipped, the postinst succeeds" "rc=$rc
+	$o"
+fi
 
 # --- guest ---------------------------------------------------------------------
 if [[ ${PCITOPO_PKG_GUEST:-1} == 0 ]]; then
 	echo "# guest part skipped (PCITOPO_PKG_GUEST=0)"
 	echo "1..$n"; ((failed == 0)); exit
 fi
-ok "$(dpkg-query -W -f='${db:Status-Status}' pcitopo pcitopo-dkms 2>/dev/null | grep -q installed && echo 1 || echo 0)" \
-	"the host has no pcitopo package installed (the guest's root is the host's)"
+ok "$(inr dpkg-query -W -f='${db:Status-Status}' pcitopo pcitopo-dkms 2>/dev/null | grep -q installed && echo 1 || echo 0)" \
+	"the guest's root (the host's, or $rel's) has no pcitopo package installed"
 dir=$(mktemp -d /tmp/pcitopo-pkg.XXXXXX)
 rmdir "$dir"
 t0=$SECONDS
-o=$("$srv" start "$dir" --method mux --layout balance --timeout 300 --init systemd \
-	--setup "$top/tests/vm/guest/pkg-setup.sh" 2>&1)
-ok $? "emulated server up with systemd, MUX at balance ($((SECONDS - t0)) s)" "$o"
+groot=()
+((host)) || groot=(--kernel "$kname" --root)
+o=$("$srv" start "$dir" --method mux --layout balance --timeout 400 --init systemd \
+	--setup "$top/tests/vm/guest/pkg-setup.sh" "${groot[@]}" 2>&1)
+ok $? "emulated server up with systemd, MUX at balance$say ($((SECONDS - t0)) s)" "$o"
 g() {	# g TIMEOUT SCRIPT: run in the guest, key=value lines back
 	"$srv" run "$dir" --timeout "$1" -- env V="$V" V2="$V2" K="$kver" OUT="$out" bash -c "$2" 2>&1
 }
