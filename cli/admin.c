@@ -20,7 +20,7 @@ static int want_help(struct ctx *c, const char *object, int argc, char **argv)
 
 static int port_arg(struct ctx *c, const char *arg, char *addr, size_t len)
 {
-	if (canon_addr(arg, addr, len))
+	if (pt_addr_canon(arg, addr, len))
 		return usage_error(c, "'%s' is not a port address ([DDDD:]BB:DD.F)",
 				   arg);
 	return 0;

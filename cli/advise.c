@@ -153,7 +153,7 @@ int model_topo(struct ctx *c, struct pt_topology *t, struct ptc_topo *pt)
 	r = load_topology(c, t);
 	if (r)
 		return r;
-	r = derive_open(t, pt);
+	r = pt_derive_open(t, pt);
 	if (r) {
 		fprintf(c->err, "topoctl: the topology does not resolve: %s\n",
 			strerror(-r));
@@ -165,7 +165,7 @@ int model_topo(struct ctx *c, struct pt_topology *t, struct ptc_topo *pt)
 
 void model_topo_free(struct pt_topology *t, struct ptc_topo *pt)
 {
-	derive_close(pt);
+	pt_derive_close(pt);
 	pt_topology_free(t);
 }
 

@@ -106,7 +106,7 @@ static int link_check(struct ctx *c)
 		char name[16], cur[24], max[24];
 		const char *v = ptm_link_verdict_name(lc[i].verdict);
 
-		dev_name(&t, d, name, sizeof(name));
+		pt_dev_name(&t, d, name, sizeof(name));
 		fmt_link(cur, sizeof(cur), lc[i].cur.speed, lc[i].cur.width);
 		fmt_link(max, sizeof(max), lc[i].max.speed, lc[i].max.width);
 		if (lc[i].verdict == PTM_LINK_WIDTH_DOWN ||
@@ -238,7 +238,7 @@ static void gpu_label(const struct pred *pr, const struct bench_out *o, int i,
 		      char *buf, size_t len)
 {
 	if (pr->have && pr->node[i] >= 0) {
-		dev_name(&pr->t, &pr->t.devices[pr->node[i]], buf, len);
+		pt_dev_name(&pr->t, &pr->t.devices[pr->node[i]], buf, len);
 		if (buf[0])
 			return;
 	}

@@ -32,7 +32,7 @@ void print_detail(struct ctx *c, const struct pt_topology *t,
 
 	(void)port;	/* every view shows the link a port sits on */
 	port_link_view(t, dev, &d);
-	dev_name(t, &d, name, sizeof(name));
+	pt_dev_name(t, &d, name, sizeof(name));
 	pr_begin(&o, c);
 	pr_open_object(&o, PRINT_ANY, NULL);
 	pr_merge(&o, json_device(t, &d));
@@ -68,7 +68,7 @@ void print_detail(struct ctx *c, const struct pt_topology *t,
 		pr_string_or(&o, PRINT_ANY, "netdev", "  netdev:      %s\n",
 			     d.netdev, NULL);
 	}
-	if (dev_has_link(&d)) {
+	if (pt_device_has_link(&d)) {
 		fmt_link(a, sizeof(a), d.link_speed, d.link_width);
 		fmt_link(b, sizeof(b), d.link_max_speed, d.link_max_width);
 		pr_text(&o, "  link:        %s (max %s)", a, b);
@@ -117,7 +117,7 @@ static void print_dev_row(struct pr *o, const struct pt_topology *t,
 {
 	char name[16], hex[3][12];
 
-	dev_name(t, d, name, sizeof(name));
+	pt_dev_name(t, d, name, sizeof(name));
 	hex_string(hex[0], sizeof(hex[0]), d->vendor, 4);
 	hex_string(hex[1], sizeof(hex[1]), d->device, 4);
 	hex_string(hex[2], sizeof(hex[2]), d->class_code, 6);
@@ -198,7 +198,7 @@ static int dev_show(struct ctx *c, int argc, char **argv)
 	r = load_topology(c, &t);
 	if (r)
 		return r;
-	r = resolve_dev(&t, argv[0], &d);
+	r = pt_dev_resolve(&t, argv[0], &d);
 	r = r ? bad_dev(c, argv[0], r) : print_devs(c, &t, d);
 	pt_topology_free(&t);
 	return r;

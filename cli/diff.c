@@ -192,7 +192,7 @@ static int item_addr(struct json_object *o, const char *key, char *buf,
 
 	if (!json_object_object_get_ex(o, key, &v) ||
 	    !json_object_is_type(v, json_type_string) ||
-	    canon_addr(json_object_get_string(v), buf, PCITOPO_ADDR_LEN) ||
+	    pt_addr_canon(json_object_get_string(v), buf, PCITOPO_ADDR_LEN) ||
 	    pt_addr_key(buf, k))
 		return -EINVAL;
 	return 0;

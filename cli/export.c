@@ -113,7 +113,7 @@ static void nccl_tree(struct ctx *c, const struct pt_topology *t,
 		fprintf(c->out, "%*s<pci busid=\"%s\" class=\"0x%06x\" "
 			"vendor=\"0x%04x\" device=\"0x%04x\"", indent, "",
 			d->addr, d->class_code, d->vendor, d->device);
-		if (dev_has_link(d) && d->link_max_speed) {
+		if (pt_device_has_link(d) && d->link_max_speed) {
 			nccl_speed(speed, sizeof(speed), d->link_max_speed);
 			fprintf(c->out, " link_speed=\"%s\" link_width=\"%u\"",
 				speed, d->link_max_width);
@@ -196,7 +196,7 @@ static int export_dot(struct ctx *c, const struct pt_topology *t)
 		const struct pt_device *d = &t->devices[i];
 		const char *style = "";
 
-		dev_name(t, d, name, sizeof(name));
+		pt_dev_name(t, d, name, sizeof(name));
 		if (d->kind == PCITOPO_KIND_GPU)
 			style = ", style=filled, fillcolor=palegreen";
 		else if (d->kind == PCITOPO_KIND_NIC)
@@ -215,7 +215,7 @@ static int export_dot(struct ctx *c, const struct pt_topology *t)
 
 		if (!from[0])
 			continue;
-		if (dev_has_link(d)) {
+		if (pt_device_has_link(d)) {
 			fmt_link(link, sizeof(link), d->link_speed, d->link_width);
 			fprintf(c->out, "\t\"%s\" -> \"%s\" [label=\"%s\"%s];\n",
 				from, d->addr, link,
@@ -287,7 +287,7 @@ static void prom_dev_labels(FILE *f, const struct pt_topology *t,
 {
 	char name[16];
 
-	dev_name(t, d, name, sizeof(name));
+	pt_dev_name(t, d, name, sizeof(name));
 	prom_label(f, true, "device", d->addr);
 	prom_label(f, false, "name", name);
 	prom_label(f, false, "kind", ptc_kind_name(d->kind));
@@ -304,13 +304,13 @@ static void prom_path_labels(FILE *f, const struct pt_topology *t,
 	prom_label(f, true, "a", p->a);
 	d = pt_topology_find(t, p->a);
 	if (d)
-		dev_name(t, d, name, sizeof(name));
+		pt_dev_name(t, d, name, sizeof(name));
 	prom_label(f, false, "a_name", name);
 	prom_label(f, false, "b", p->b);
 	name[0] = '\0';
 	d = pt_topology_find(t, p->b);
 	if (d)
-		dev_name(t, d, name, sizeof(name));
+		pt_dev_name(t, d, name, sizeof(name));
 	prom_label(f, false, "b_name", name);
 }
 
@@ -489,13 +489,14 @@ static int export_prometheus(struct ctx *c, const struct pt_topology *t)
 	}
 
 	/* upstream links live on endpoints and switch upstream ports; root and
-	 * downstream ports carry none (dev_has_link(), as the JSON's "link") */
+	 * downstream ports carry none (pt_device_has_link(), as the JSON's
+	 * "link") */
 	for (k = 0; k < sizeof(link_families) / sizeof(link_families[0]); k++) {
 		prom_family(f, link_families[k].name, link_families[k].help);
 		for (i = 0; i < t->n_devices; i++) {
 			const struct pt_device *d = &t->devices[i];
 
-			if (!dev_has_link(d))
+			if (!pt_device_has_link(d))
 				continue;
 			fputs(link_families[k].name, f);
 			prom_dev_labels(f, t, d);

@@ -40,13 +40,6 @@ void fmt_bw(char *buf, size_t len, unsigned int mbs)
 		snprintf(buf, len, "%u.%u GB/s", mbs / 1000, mbs % 1000 / 100);
 }
 
-bool dev_has_link(const struct pt_device *d)
-{
-	return pt_has(d, PCITOPO_A_DEV_LINK_FLAGS) ?
-	       (d->link_flags & PCITOPO_LINK_F_PRESENT) != 0 :
-	       d->link_speed != 0;
-}
-
 struct word {
 	unsigned int bit;
 	const char *name;
@@ -79,7 +72,7 @@ static void dev_words(const struct pt_device *d,
 {
 	size_t i;
 
-	if (dev_has_link(d)) {
+	if (pt_device_has_link(d)) {
 		if (pt_has(d, PCITOPO_A_DEV_LINK_FLAGS) &&
 		    !(d->link_flags & PCITOPO_LINK_F_ACTIVE))
 			fn("link-down", arg);
@@ -176,7 +169,7 @@ struct json_object *json_link(const struct pt_device *d)
 {
 	struct json_object *o;
 
-	if (!dev_has_link(d))
+	if (!pt_device_has_link(d))
 		return NULL;
 	o = json_object_new_object();
 	add_int(o, "speed", d->link_speed);
@@ -201,7 +194,7 @@ struct json_object *json_device(const struct pt_topology *t,
 	struct json_object *o = json_object_new_object();
 	char name[16];
 
-	dev_name(t, d, name, sizeof(name));
+	pt_dev_name(t, d, name, sizeof(name));
 	add_str(o, "name", name);
 	add_str(o, "addr", d->addr);
 	add_str(o, "role", ptc_role_name(d->role));
@@ -245,13 +238,13 @@ struct json_object *json_path(const struct pt_topology *t,
 	add_str(o, "a", p->a);
 	d = t ? pt_topology_find(t, p->a) : NULL;
 	if (d)
-		dev_name(t, d, name, sizeof(name));
+		pt_dev_name(t, d, name, sizeof(name));
 	add_str(o, "a_name", name);
 	add_str(o, "b", p->b);
 	name[0] = '\0';
 	d = t ? pt_topology_find(t, p->b) : NULL;
 	if (d)
-		dev_name(t, d, name, sizeof(name));
+		pt_dev_name(t, d, name, sizeof(name));
 	add_str(o, "b_name", name);
 	add_str(o, "class", ptc_class_name(p->path_class));
 	add_int(o, "hops", p->hops);

@@ -64,7 +64,7 @@ void print_event(struct ctx *c, const struct pt_event *ev)
 		pr_string(&o, PRINT_ANY, "addr", " %s", d->addr);
 		pr_string(&o, PRINT_ANY, "role", " %s", ptc_role_name(d->role));
 		pr_string(&o, PRINT_ANY, "kind", " %s", ptc_kind_name(d->kind));
-		if (dev_has_link(d)) {
+		if (pt_device_has_link(d)) {
 			/* the text of the "link" object json_device() gave */
 			fmt_link(link, sizeof(link), d->link_speed, d->link_width);
 			fmt_link(max, sizeof(max), d->link_max_speed,

@@ -81,7 +81,7 @@ static void print_hop(struct pr *o, const struct pt_topology *t,
 	char name[16] = "";
 
 	if (d)
-		dev_name(t, d, name, sizeof(name));
+		pt_dev_name(t, d, name, sizeof(name));
 	pr_open_object(o, PRINT_ANY, NULL);
 	pr_string(o, PRINT_ANY, "addr", "    %-13s",
 		  d ? d->addr : h->host_bridge);
@@ -109,9 +109,9 @@ int print_path(struct ctx *c, const struct pt_topology *t,
 	size_t n = 0, i;
 
 	if (a)
-		dev_name(t, a, na, sizeof(na));
+		pt_dev_name(t, a, na, sizeof(na));
 	if (b)
-		dev_name(t, b, nb, sizeof(nb));
+		pt_dev_name(t, b, nb, sizeof(nb));
 	if (a && b)
 		n = route(t, a, b, hops, sizeof(hops) / sizeof(hops[0]));
 	fmt_bw(bw, sizeof(bw), p->bottleneck_bw);
@@ -159,7 +159,7 @@ static int path_show(struct ctx *c, int argc, char **argv)
 	if (r)
 		return r;
 	for (i = 0; i < 2; i++) {
-		r = resolve_dev(&t, argv[i], &d[i]);
+		r = pt_dev_resolve(&t, argv[i], &d[i]);
 		if (r) {
 			fprintf(c->err, "topoctl: %s: %s\n", argv[i],
 				r == -EINVAL ? "not a device name (GPUn, NICn, NVMEn or a bus address)" :
@@ -177,14 +177,14 @@ static int path_show(struct ctx *c, int argc, char **argv)
 		r = 0;
 		if (f) {
 			p = *f;
-		} else if (derive_open(&t, &pt) ||
-			   derive_path(&pt, &t, d[0], d[1], &p)) {
+		} else if (pt_derive_open(&t, &pt) ||
+			   pt_derive_path(&pt, &t, d[0], d[1], &p)) {
 			fprintf(c->err, "topoctl: no path between %s and %s\n",
 				argv[0], argv[1]);
 			r = 1;
 		}
 		if (!f)
-			derive_close(&pt);
+			pt_derive_close(&pt);
 		if (!r)
 			r = print_path(c, &t, &p);
 	} else if ((r = pt_nl_get_path(c->nl, d[0]->addr, d[1]->addr, &p))) {

@@ -66,7 +66,7 @@ static void print_port_row(struct pr *o, const struct pt_topology *t,
 			   const struct pt_device *v)
 {
 	char link[32] = "-", max[32] = "-", bw[24], mbw[24];
-	bool has = dev_has_link(v);
+	bool has = pt_device_has_link(v);
 
 	if (has) {
 		fmt_link(link, sizeof(link), v->link_speed, v->link_width);
@@ -136,7 +136,7 @@ static int port_show(struct ctx *c, int argc, char **argv)
 	r = load_topology(c, &t);
 	if (r)
 		return r;
-	r = resolve_dev(&t, argv[0], &d);
+	r = pt_dev_resolve(&t, argv[0], &d);
 	if (r || !is_port(d)) {
 		fprintf(c->err, "topoctl: %s: %s\n", argv[0],
 			r == -EINVAL ? "not a port address" :

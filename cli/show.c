@@ -42,8 +42,8 @@ static void print_row(struct ctx *c, const struct pt_topology *t,
 	struct pr *o = arg;
 
 	(void)c;
-	dev_name(t, d, name, sizeof(name));
-	if (dev_has_link(d)) {
+	pt_dev_name(t, d, name, sizeof(name));
+	if (pt_device_has_link(d)) {
 		fmt_link(link, sizeof(link), d->link_speed, d->link_width);
 		fmt_link(max, sizeof(max), d->link_max_speed, d->link_max_width);
 	}

@@ -2,9 +2,9 @@
 /*
  * topoctl: shared declarations. Each object lives in its own file (show.c,
  * topo.c, port.c, dev.c, path.c, monitor.c, id.c, admin.c, diff.c); main.c
- * parses the options and dispatches through one table; names.c turns "GPU3",
- * "NIC0" or a bus address into a device; fmt.c formats figures for text and
- * JSON.
+ * parses the options and dispatches through one table; fmt.c formats
+ * figures for text and JSON. What is the library's (device names, derived
+ * paths) is in lib/: devname.h, derive.h.
  *
  * Printers take the model (lib/model.h) and write to ctx->out, so that the
  * unit tests run them on synthetic topologies.
@@ -17,6 +17,8 @@
 
 #include <json-c/json.h>
 
+#include "derive.h"
+#include "devname.h"
 #include "model.h"
 #include "nl.h"
 #include "sysfs.h"
@@ -87,26 +89,14 @@ void print_object_help(struct ctx *c, const char *object,
 FILE *errjson_open(void);
 void errjson_finish(struct ctx *c, int rc);
 
-/* names.c */
-/* Index of an endpoint among the endpoints of its kind in bus order, or -1
- * (t must be sorted). Kinds with names: GPU, NIC, NVME. */
-int dev_index(const struct pt_topology *t, const struct pt_device *d);
-/* "GPU3", "NIC0", "NVME1", or "" for devices without an index. */
-void dev_name(const struct pt_topology *t, const struct pt_device *d,
-	      char *buf, size_t len);
-/* "GPU3"/"gpu3", "NIC0", "NVME0", "DDDD:BB:DD.F" or "BB:DD.F". -EINVAL: not
- * a device name; -ENODEV: no such device in t. */
-int resolve_dev(const struct pt_topology *t, const char *arg,
-		const struct pt_device **out);
-/* Canonical address "DDDD:BB:DD.F" of a bus address; -EINVAL otherwise. */
-int canon_addr(const char *arg, char *buf, size_t len);
+/* id.c */
 /* "VVVV:DDDD" without a kind (`id add`, `id del`), the syntax of
  * core/ptc_ids.c; -EINVAL otherwise. */
 int parse_id(const char *s, unsigned int *vendor, unsigned int *device);
 /* "gpu", "nic", "nvme" in either case -> enum pcitopo_kind; -EINVAL otherwise. */
 int parse_kind(const char *s);
-/* "VVVV:DDDD[:kind]" of --extra-id (core/ptc_ids.c: exactly 4 hex digits
- * each, as the module's extra_ids and new_id), added to c->ids once;
+/* opts.c: "VVVV:DDDD[:kind]" of --extra-id (core/ptc_ids.c: exactly 4 hex
+ * digits each, as the module's extra_ids and new_id), added to c->ids once;
  * -EINVAL if malformed, -ENOSPC past PCITOPO_MAX_EXTRA_IDS. */
 int add_extra_id(struct ctx *c, const char *s);
 
@@ -115,7 +105,6 @@ void fmt_speed(char *buf, size_t len, unsigned int mts);
 /* "32GT/s x16", "-" when the device has no upstream link. */
 void fmt_link(char *buf, size_t len, unsigned int mts, unsigned int width);
 void fmt_bw(char *buf, size_t len, unsigned int mbs);	/* "31.5 GB/s" */
-bool dev_has_link(const struct pt_device *d);
 /* Link flags as words: "speed-low", "downtrained-width", "link-down";
  * and device flags: "acs-redirect", "hotplug". Joined by ','; "-" if none. */
 void fmt_dev_flags(char *buf, size_t len, const struct pt_device *d);
@@ -143,15 +132,6 @@ void port_link_view(const struct pt_topology *t, const struct pt_device *d,
 /* Every field of one device, as "key: value" lines or one JSON object. */
 void print_detail(struct ctx *c, const struct pt_topology *t,
 		  const struct pt_device *d, bool port);
-
-/* derive.c: paths the module does not report, by core/ on the device table
- * (index i of the ptc_topo is t->devices[i]; t must not change meanwhile) */
-struct ptc_topo;
-int derive_open(const struct pt_topology *t, struct ptc_topo *out);
-int derive_path(const struct ptc_topo *pt, const struct pt_topology *t,
-		const struct pt_device *a, const struct pt_device *b,
-		struct pt_path *p);
-void derive_close(struct ptc_topo *pt);
 
 /* printers: the data behind each read command */
 int print_show(struct ctx *c, const struct pt_topology *t);

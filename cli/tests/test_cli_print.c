@@ -28,7 +28,7 @@ static const struct pt_device *by(const struct pt_topology *t, const char *n)
 {
 	const struct pt_device *d = NULL;
 
-	return resolve_dev(t, n, &d) ? NULL : d;
+	return pt_dev_resolve(t, n, &d) ? NULL : d;
 }
 
 static int p_show(struct ctx *c, const struct pt_topology *t)
@@ -263,12 +263,12 @@ static void test_layout(enum synth_layout l)
 		struct ptc_topo pt;
 		struct pt_path dp;
 		size_t bad = 0;
-		int r = derive_open(&t, &pt);
+		int r = pt_derive_open(&t, &pt);
 
 		for (i = 0; !r && i < t.n_paths; i++) {
 			const struct pt_path *p = &t.paths[i];
 
-			if (derive_path(&pt, &t, pt_topology_find(&t, p->a),
+			if (pt_derive_path(&pt, &t, pt_topology_find(&t, p->a),
 					pt_topology_find(&t, p->b), &dp) ||
 			    dp.path_class != p->path_class ||
 			    dp.flags != p->flags ||
@@ -284,7 +284,7 @@ static void test_layout(enum synth_layout l)
 		}
 		tap_ok(!r && !bad, "%s: core's ptc_path agrees on all %zu paths (%zu differ)",
 		   ln, t.n_paths, bad);
-		derive_close(&pt);
+		pt_derive_close(&pt);
 	}
 
 	/* JSON content of the matrix agrees with the text */
@@ -362,11 +362,12 @@ static void test_names(void)
 	if (synth_build(&t, SY_BALANCE))
 		return;
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		r = resolve_dev(&t, cases[i].arg, &d);
+		r = pt_dev_resolve(&t, cases[i].arg, &d);
 		tap_ok(r == cases[i].err &&
 		   (!cases[i].addr || (d && !strcmp(d->addr, cases[i].addr))),
-		   "resolve_dev(\"%s\") = %d%s%s", cases[i].arg, cases[i].err,
-		   cases[i].addr ? " " : "", cases[i].addr ? cases[i].addr : "");
+		   "pt_dev_resolve(\"%s\") = %d%s%s", cases[i].arg,
+		   cases[i].err, cases[i].addr ? " " : "",
+		   cases[i].addr ? cases[i].addr : "");
 	}
 	/* GPU numbering follows bus order, not the order the kernel dumped */
 	u = t;
@@ -376,7 +377,7 @@ static void test_names(void)
 	u.paths = NULL;
 	u.n_paths = 0;
 	pt_topology_sort(&u);
-	r = resolve_dev(&u, "GPU5", &d);
+	r = pt_dev_resolve(&u, "GPU5", &d);
 	tap_ok(!r && !strcmp(d->addr, "0000:84:00.0"),
 	   "GPU5 is the sixth GPU in bus order after sorting a reversed dump");
 	free(u.devices);
@@ -420,7 +421,7 @@ static void test_nic_names(void)
 	n1 = (struct pt_device *)pt_topology_find(&t, "0000:87:00.0");
 	snprintf(n0->rdma, sizeof(n0->rdma), "mlx5_10");
 	snprintf(n1->rdma, sizeof(n1->rdma), "mlx5_2");
-	tap_ok(!resolve_dev(&t, "NIC0", &d) && d == n1,
+	tap_ok(!pt_dev_resolve(&t, "NIC0", &d) && d == n1,
 	   "NIC0 is mlx5_2 (RDMA name order, digits as numbers), not the first in bus order");
 	txt = topo_text(&t, false);
 	tap_ok(strstr(txt, "  NIC0: mlx5_2 (0000:87:00.0)\n") &&
@@ -430,8 +431,8 @@ static void test_nic_names(void)
 
 	n1->rdma[0] = '\0';		/* a plain Ethernet port */
 	snprintf(n1->netdev, sizeof(n1->netdev), "eno1");
-	tap_ok(!resolve_dev(&t, "NIC0", &d) && d == n0 &&
-	   !resolve_dev(&t, "NIC1", &d) && d == n1,
+	tap_ok(!pt_dev_resolve(&t, "NIC0", &d) && d == n0 &&
+	   !pt_dev_resolve(&t, "NIC1", &d) && d == n1,
 	   "a plain NIC is named after the RDMA ones");
 	txt = topo_text(&t, false);
 	tap_ok(strstr(txt, "\tNIC0\tCPU Affinity") && !strstr(txt, "NIC1") &&

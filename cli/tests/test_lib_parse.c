@@ -2,8 +2,8 @@
 /*
  * libpcitopo without the module: the policy parsers on messages built with
  * libnl as the kernel would send them (and malformed ones), the model's bus
- * ordering, and the netlink plumbing against the kernel's own "nlctrl"
- * family (resolution, version check, "family missing").
+ * ordering, the netlink plumbing against the kernel's own "nlctrl"
+ * family (resolution, version check, "family missing") and GPU numbering.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,6 +16,7 @@
 #include <netlink/msg.h>
 
 #include "attr.h"
+#include "devname.h"
 #include "nl.h"
 #include "rdma.h"
 #include "tap.h"	/* tests/unit/tap.h */
@@ -423,6 +424,23 @@ static void test_rdma(void)
 		tap_ok(0, "rm -rf %s", root);
 }
 
+/* GPUn is the nth GPU in bus order, whatever order the addresses come in */
+static void test_gpu_number(void)
+{
+	static const char *const gpus[] = {
+		"0000:83:00.0", "0001:01:00.0", "0000:23:00.0", "0000:24:00.0",
+	};
+
+	tap_ok(pt_gpu_number("0000:23:00.0", gpus, 4) == 0 &&
+	   pt_gpu_number("0000:24:00.0", gpus, 4) == 1 &&
+	   pt_gpu_number("0000:83:00.0", gpus, 4) == 2 &&
+	   pt_gpu_number("0001:01:00.0", gpus, 4) == 3,
+	   "pt_gpu_number: bus order, domain before bus, not the list's order");
+	tap_ok(pt_gpu_number("0000:25:00.0", gpus, 4) == -1 &&
+	   pt_gpu_number("0000:23:00.0", gpus, 0) == -1,
+	   "pt_gpu_number: -1 for an address that is no GPU of the list");
+}
+
 int main(void)
 {
 	test_device();
@@ -431,5 +449,6 @@ int main(void)
 	test_model();
 	test_nl();
 	test_rdma();
+	test_gpu_number();
 	return tap_done();
 }
