@@ -92,9 +92,9 @@ int parse_options(struct ctx *c, int argc, char **argv, int *optind_out)
 			return 0;
 		case OPT_SOURCE:
 			if (!strcmp(optarg, "netlink"))
-				c->source = SRC_NETLINK;
+				c->source = PT_SOURCE_NETLINK;
 			else if (!strcmp(optarg, "sysfs"))
-				c->source = SRC_SYSFS;
+				c->source = PT_SOURCE_SYSFS;
 			else
 				return usage_error(c, "unknown source '%s' (netlink or sysfs)",
 						   optarg);
@@ -130,10 +130,10 @@ int parse_options(struct ctx *c, int argc, char **argv, int *optind_out)
 		}
 	}
 	if (sysfs_dir) {
-		if (c->source == SRC_NETLINK)
+		if (c->source == PT_SOURCE_NETLINK)
 			return usage_error(c, "'--sysfs' reads a saved tree: it "
 					   "cannot go with '--source netlink'");
-		c->source = SRC_SYSFS;
+		c->source = PT_SOURCE_SYSFS;
 	}
 	*optind_out = optind;
 	return -1;

@@ -4,7 +4,8 @@
  * topo.c, port.c, dev.c, path.c, monitor.c, id.c, admin.c, diff.c); main.c
  * parses the options and dispatches through one table; fmt.c formats
  * figures for text and JSON. What is the library's (device names, derived
- * paths) is in lib/: devname.h, derive.h.
+ * paths, where the model comes from) is in lib/: devname.h, derive.h,
+ * load.h.
  *
  * Printers take the model (lib/model.h) and write to ctx->out, so that the
  * unit tests run them on synthetic topologies.
@@ -19,6 +20,7 @@
 
 #include "derive.h"
 #include "devname.h"
+#include "load.h"
 #include "model.h"
 #include "nl.h"
 #include "sysfs.h"
@@ -31,10 +33,6 @@
 /* Exit codes: 0 ok, 1 runtime error, 2 usage error. */
 #define EXIT_USAGE	2
 
-/* Where the model comes from: --source, or netlink when the module's family
- * exists and sysfs (libpci, lib/sysfs.h) otherwise. */
-enum source { SRC_AUTO, SRC_NETLINK, SRC_SYSFS };
-
 struct ctx {
 	bool json;
 	bool pretty;
@@ -42,7 +40,7 @@ struct ctx {
 	FILE *err;
 	const char *sysfs;	/* "/sys", --sysfs DIR, or $TOPOCTL_SYSFS (tests) */
 	struct pt_nl *nl;
-	enum source source;	/* asked for */
+	enum pt_source source;	/* --source: asked for (lib/load.h) */
 	bool from_sysfs;	/* what load_topology() used */
 	const char *ids_file;	/* extra IDs of the sysfs source */
 	struct pt_id *ids;	/* --extra-id, then the file's */
@@ -75,7 +73,8 @@ int usage_error(struct ctx *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int nl_error(struct ctx *c, const char *what, int err);
 int open_nl(struct ctx *c);
-/* The model from the chosen source; the sysfs source at generation 0. */
+/* The model from the chosen source (pt_load()), the sysfs source at
+ * generation 0; else a message on c->err and an exit code. */
 int load_topology(struct ctx *c, struct pt_topology *t);
 /* "netlink" or "sysfs": where the last load_topology() read from */
 const char *source_name(const struct ctx *c);
