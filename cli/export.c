@@ -35,29 +35,27 @@
 #include <unistd.h>
 
 #include "doctor.h"
+#include "print.h"
 #include "ptc.h"
 #include "topoctl.h"
 
-struct json_object *json_export(const struct pt_topology *t)
+struct json_object *export_tree(struct ctx *c, const struct pt_topology *t)
 {
-	struct json_object *o = json_object_new_object(), *a;
-	size_t i;
+	struct pr o;
 
-	json_object_object_add(o, "summary", json_summary(&t->summary));
-	a = json_object_new_array();
-	for (i = 0; i < t->n_devices; i++)
-		json_object_array_add(a, json_device(t, &t->devices[i]));
-	json_object_object_add(o, "devices", a);
-	a = json_object_new_array();
-	for (i = 0; i < t->n_paths; i++)
-		json_object_array_add(a, json_path(t, &t->paths[i]));
-	json_object_object_add(o, "paths", a);
-	return o;
+	pr_begin_tree(&o, c);
+	pr_export_object(&o, t);
+	return pr_end_tree(&o);
 }
 
+/* JSON whatever -j says: the format asked for */
 static int export_json(struct ctx *c, const struct pt_topology *t)
 {
-	emit_json(c, json_export(t));
+	struct json_object *o = export_tree(c, t);
+
+	if (!o)
+		return 1;
+	emit_json(c, o);
 	return 0;
 }
 
@@ -365,7 +363,8 @@ static uint64_t link_fig(const struct pt_device *d, enum link_fig fig)
 	case LF_MAX_BW:
 		return (uint64_t)d->link_max_bw * 1000000;
 	case LF_ACTIVE:
-		/* as json_link(): without flags, a link with a speed is up */
+		/* as the JSON's "link": without flags, a link with a speed is
+		 * up */
 		return !pt_has(d, PCITOPO_A_DEV_LINK_FLAGS) ||
 		       (d->link_flags & PCITOPO_LINK_F_ACTIVE);
 	case LF_WIDTH_DOWN:

@@ -119,7 +119,7 @@ int print_path(struct ctx *c, const struct pt_topology *t,
 	pr_open_object(&o, PRINT_ANY, NULL);
 	/* the path's object as `export` has it; each field the text shows is
 	 * then written into it by the call that prints it */
-	pr_merge(&o, json_path(t, p));
+	pr_path_object(&o, t, p);
 	pr_string(&o, PRINT_ANY, "a", "%s", p->a);
 	pr_string_or(&o, PRINT_ANY, "a_name", " (%s)", na, NULL);
 	pr_string(&o, PRINT_ANY, "b", " -> %s", p->b);
@@ -134,8 +134,7 @@ int print_path(struct ctx *c, const struct pt_topology *t,
 		     p->bottleneck, "-");
 	pr_uint_as(&o, PRINT_ANY, "bottleneck_bw", p->bottleneck_bw,
 		   ", %s each way\n", bw);
-	pr_words(&o, PRINT_ANY, "flags", "  flags:       %s\n",
-		 json_path_flags(p->flags));
+	pr_path_flags(&o, PRINT_ANY, "flags", "  flags:       %s\n", p->flags);
 	pr_text(&o, "  route:\n");
 	pr_open_array(&o, PRINT_ANY, "route", NULL, NULL);
 	for (i = 0; i < n; i++)

@@ -84,7 +84,7 @@ static void print_cell(struct pr *o, const struct pt_matrix *m, size_t i,
 	else
 		pr_string_or(o, PRINT_ANY, "class", "\t%s",
 			     p ? ptc_class_name(p->path_class) : NULL, "-");
-	pr_json(o, "flags", json_path_flags(flags));
+	pr_path_flags(o, PRINT_JSON, "flags", NULL, flags);
 	pr_text(o, "%s%s", flags & PCITOPO_PATH_F_ACS_REDIRECT ? "*" : "",
 		flags & PCITOPO_PATH_F_NUMA_UNKNOWN ? "?" : "");
 	if (p == &tmp)

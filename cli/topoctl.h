@@ -2,10 +2,10 @@
 /*
  * topoctl: shared declarations. Each object lives in its own file (show.c,
  * topo.c, port.c, dev.c, path.c, monitor.c, id.c, admin.c, diff.c); main.c
- * parses the options and dispatches through one table; fmt.c formats
- * figures for text and JSON. What is the library's (device names, derived
- * paths, where the model comes from) is in lib/: devname.h, derive.h,
- * load.h.
+ * parses the options and dispatches through one table; fmt.c words
+ * figures for the text, print.c prints text and JSON from the same calls
+ * (print.h). What is the library's (device names, derived paths, where the
+ * model comes from) is in lib/: devname.h, derive.h, load.h.
  *
  * Printers take the model (lib/model.h) and write to ctx->out, so that the
  * unit tests run them on synthetic topologies.
@@ -104,18 +104,6 @@ void fmt_speed(char *buf, size_t len, unsigned int mts);
 /* "32GT/s x16", "-" when the device has no upstream link. */
 void fmt_link(char *buf, size_t len, unsigned int mts, unsigned int width);
 void fmt_bw(char *buf, size_t len, unsigned int mbs);	/* "31.5 GB/s" */
-/* Link flags as words: "speed-low", "downtrained-width", "link-down";
- * and device flags: "acs-redirect", "hotplug". Joined by ','; "-" if none. */
-void fmt_dev_flags(char *buf, size_t len, const struct pt_device *d);
-void fmt_path_flags(char *buf, size_t len, unsigned int flags);
-struct json_object *json_dev_flags(const struct pt_device *d);
-struct json_object *json_path_flags(unsigned int flags);
-struct json_object *json_link(const struct pt_device *d);
-struct json_object *json_device(const struct pt_topology *t,
-				const struct pt_device *d);
-struct json_object *json_path(const struct pt_topology *t,
-			      const struct pt_path *p);
-struct json_object *json_summary(const struct pt_summary *s);
 /* CPUs of NUMA node n from SYSFS/devices/system/node/nodeN/cpulist; "N/A"
  * for n < 0 or when unreadable. */
 void numa_cpulist(const struct ctx *c, int node, char *buf, size_t len);
@@ -147,8 +135,9 @@ void print_ids(struct ctx *c, const struct pt_id *ids, int n);
  * unknown */
 int export_format(const char *name);
 int print_export(struct ctx *c, const struct pt_topology *t, int format);
-/* The object of `export --format json`: {"summary", "devices", "paths"}. */
-struct json_object *json_export(const struct pt_topology *t);
+/* The tree of `export --format json`, {"summary", "devices", "paths"}
+ * (pr_export_object()), for diff to compare; NULL after a message. */
+struct json_object *export_tree(struct ctx *c, const struct pt_topology *t);
 /* diff.c: FILE's text (len bytes and a NUL; name: FILE in messages) as an
  * export object in *out, checked as `diff` needs it; else a message on
  * c->err and EXIT_USAGE. */

@@ -480,9 +480,6 @@ static void test_fmt(void)
 	tap_ok(!strcmp(b, "64GT/s"), "fmt_speed 64000 -> 64GT/s");
 	fmt_bw(b, sizeof(b), 63015);
 	tap_ok(!strcmp(b, "63.0 GB/s"), "fmt_bw 63015 -> 63.0 GB/s");
-	fmt_path_flags(b, sizeof(b), PCITOPO_PATH_F_ACS_REDIRECT |
-		       PCITOPO_PATH_F_WIDTH_DOWN);
-	tap_ok(!strcmp(b, "acs-redirect,downtrained-width"), "fmt_path_flags");
 }
 
 /* Label values of the Prometheus export: the format's three escapes, and
@@ -588,7 +585,7 @@ static char *diff_capture(const struct pt_topology *was,
 			  const struct pt_topology *t, bool json, int *rc)
 {
 	struct ctx c = { .json = json, .err = stderr, .sysfs = SYSFS };
-	struct json_object *e = json_export(was), *o = NULL;
+	struct json_object *e = export_tree(&c, was), *o = NULL;
 	const char *text = json_object_to_json_string(e);
 	char *buf = NULL;
 	size_t len = 0;
@@ -709,7 +706,9 @@ static void layer_calls(struct ctx *c, bool empty, bool unbalanced)
 
 	pr_begin(&o, c);
 	pr_open_object(&o, PRINT_ANY, NULL);
-	pr_merge(&o, json_tokener_parse("{\"k\": 1, \"m\": 2}"));
+	/* laid down first, k then replaced in place */
+	pr_uint(&o, PRINT_JSON, "k", NULL, 1);
+	pr_uint(&o, PRINT_JSON, "m", NULL, 2);
 	pr_string(&o, PRINT_ANY, "a", "a=%s", "x");
 	pr_string_or(&o, PRINT_ANY, "b", " b=%s", "", "-");
 	pr_string_or(&o, PRINT_ANY, "c", " c=%s", NULL, NULL);
@@ -725,7 +724,7 @@ static void layer_calls(struct ctx *c, bool empty, bool unbalanced)
 	pr_open_array(&o, PRINT_JSON, "hidden", "X", "X");
 	pr_string(&o, PRINT_ANY, NULL, "X%s", "h");
 	pr_close_array(&o, "X", "X");
-	pr_words(&o, PRINT_ANY, "w", " w=%s", json_path_flags(0));
+	pr_path_flags(&o, PRINT_ANY, "w", " w=%s", 0);
 	pr_nl(&o);
 	if (!unbalanced)
 		pr_close_object(&o);
@@ -811,6 +810,71 @@ static void kept_calls(struct ctx *c, const void *arg)
 	pr_nl(&o);
 	pr_close_object(&o);
 	(void)pr_end(&o);
+}
+
+static void figure_calls(struct ctx *c, const void *arg)
+{
+	static const char *const words[] = { "one", "two" };
+	struct pr o;
+
+	(void)arg;
+	pr_begin(&o, c);
+	pr_open_object(&o, PRINT_ANY, NULL);
+	pr_float(&o, PRINT_ANY, "f", 1, "f=%.2f", 22000.04);
+	pr_float_as(&o, PRINT_ANY, "g", 43567.8912, 3, " g=%s", "43.6 GB/s");
+	pr_double(&o, PRINT_ANY, "d", " d=%.1f", 0.25);
+	pr_words(&o, PRINT_ANY, "w", " w=%s", words, 2);
+	pr_path_flags(&o, PRINT_ANY, "p", " p=%-31s|",
+		      PCITOPO_PATH_F_ACS_REDIRECT | PCITOPO_PATH_F_WIDTH_DOWN);
+	pr_nl(&o);
+	pr_close_object(&o);
+	(void)pr_end(&o);
+}
+
+/* Figures: fixed decimals in the JSON, the text's own wording; words
+ * joined in the text (padded whole), an array in the JSON. */
+static void test_print_figures(void)
+{
+	char *t = capture_view(figure_calls, NULL, false);
+	char *j = capture_view(figure_calls, NULL, true);
+
+	if (!tap_ok(t && !strcmp(t, "f=22000.04 g=43.6 GB/s d=0.2 w=one,two "
+				 "p=acs-redirect,downtrained-width |\n"),
+		    "print layer: figures and words, text"))
+		printf("# got '%s'\n", t ? t : "(null)");
+	if (!tap_ok(j && !strcmp(j, "{\"f\":22000.0,\"g\":43567.891,"
+				 "\"d\":0.25,\"w\":[\"one\",\"two\"],"
+				 "\"p\":[\"acs-redirect\","
+				 "\"downtrained-width\"]}\n"),
+		    "print layer: figures and words, JSON"))
+		printf("# got '%s'\n", j ? j : "(null)");
+	free(t);
+	free(j);
+}
+
+/* pr_begin_tree(): the JSON kept whatever -j says, nothing printed */
+static void test_print_tree(void)
+{
+	struct ctx c = { .json = false, .err = stderr, .sysfs = SYSFS };
+	struct json_object *o;
+	char *buf = NULL;
+	size_t len = 0;
+	struct pr p;
+
+	c.out = open_memstream(&buf, &len);
+	if (!c.out)
+		abort();
+	pr_begin_tree(&p, &c);
+	pr_open_object(&p, PRINT_ANY, NULL);
+	pr_uint(&p, PRINT_ANY, "n", "n=%u", 3);
+	pr_close_object(&p);
+	o = pr_end_tree(&p);
+	fclose(c.out);
+	tap_ok(o && !strcmp(json_object_to_json_string_ext(o,
+		JSON_C_TO_STRING_PLAIN), "{\"n\":3}") && !len,
+	       "print layer: a kept tree, nothing printed");
+	json_object_put(o);
+	free(buf);
 }
 
 /* pr_string_keep(): "" stays "" (doctor's fix, status's reason);
@@ -963,6 +1027,8 @@ int main(int argc, char **argv)
 	test_diff();
 	test_print_layer();
 	test_print_kept();
+	test_print_figures();
+	test_print_tree();
 	test_ids();
 	test_path_marks();
 	return tap_done();
