@@ -229,14 +229,26 @@ void pr_u64(struct pr *p, enum pr_where w, const char *key,
 }
 
 void pr_uint_as(struct pr *p, enum pr_where w, const char *key,
-		unsigned int v, const char *fmt, const char *t)
+		uint64_t v, const char *fmt, const char *t)
+{
+	if (!here(p, w))
+		return;
+	/* json-c's int64, as pr_u64() */
+	if (p->json)
+		add(p, key, json_object_new_int64((int64_t)v));
+	else if (fmt)
+		text(p, fmt, t);
+}
+
+void pr_bool_as(struct pr *p, enum pr_where w, const char *key, bool v,
+		const char *fmt, const char *t)
 {
 	if (!here(p, w))
 		return;
 	if (p->json)
-		add(p, key, json_object_new_int64(v));
+		add(p, key, json_object_new_boolean(v));
 	else if (fmt)
-		text(p, fmt, t);
+		text(p, fmt, t ? t : "");
 }
 
 void pr_json_as(struct pr *p, enum pr_where w, const char *key,

@@ -88,7 +88,10 @@ void pr_u64(struct pr *p, enum pr_where w, const char *key,
 /* A number whose text is worded apart (fmt takes the string text):
  * "4.0 GB/s" for 4000 MB/s, "unknown" for no NUMA node... */
 void pr_uint_as(struct pr *p, enum pr_where w, const char *key,
-		unsigned int v, const char *fmt, const char *text);
+		uint64_t v, const char *fmt, const char *text);
+/* The same for a boolean: "yes, once" for true... */
+void pr_bool_as(struct pr *p, enum pr_where w, const char *key, bool v,
+		const char *fmt, const char *text);
 /* As pr_uint_as(), for any JSON value: v (consumed; NULL is null) under
  * key, the text `text` through fmt (diff's "x16 -> x8" of 16 and 8). */
 void pr_json_as(struct pr *p, enum pr_where w, const char *key,
