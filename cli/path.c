@@ -169,23 +169,19 @@ static int path_show(struct ctx *c, int argc, char **argv)
 	}
 	if (c->from_sysfs) {
 		/* the table the module would hold, else the core's answer */
-		const struct pt_path *f = pt_topology_find_path(&t, d[0]->addr,
-								d[1]->addr);
 		struct ptc_topo pt;
+		const struct pt_path *f;
 
-		r = 0;
+		(void)pt_derive_open(&t, &pt);
+		f = pt_path_of(&pt, &t, d[0], d[1], &p);
 		if (f) {
-			p = *f;
-		} else if (pt_derive_open(&t, &pt) ||
-			   pt_derive_path(&pt, &t, d[0], d[1], &p)) {
+			r = print_path(c, &t, f);
+		} else {
 			fprintf(c->err, "topoctl: no path between %s and %s\n",
 				argv[0], argv[1]);
 			r = 1;
 		}
-		if (!f)
-			pt_derive_close(&pt);
-		if (!r)
-			r = print_path(c, &t, &p);
+		pt_derive_close(&pt);
 	} else if ((r = pt_nl_get_path(c->nl, d[0]->addr, d[1]->addr, &p))) {
 		char what[64];
 
