@@ -4,8 +4,10 @@
  * operations. The kernel checks CAP_NET_ADMIN and says what is wrong in its
  * extended ACK, which is printed as it comes.
  */
+#include <inttypes.h>
 #include <string.h>
 
+#include "print.h"
 #include "ptc.h"
 #include "topoctl.h"
 
@@ -20,7 +22,7 @@ static int want_help(struct ctx *c, const char *object, int argc, char **argv)
 
 static int port_arg(struct ctx *c, const char *arg, char *addr, size_t len)
 {
-	if (canon_addr(arg, addr, len))
+	if (pt_addr_canon(arg, addr, len))
 		return usage_error(c, "'%s' is not a port address ([DDDD:]BB:DD.F)",
 				   arg);
 	return 0;
@@ -81,6 +83,7 @@ int do_detach(struct ctx *c, int argc, char **argv)
 int do_refresh(struct ctx *c, int argc, char **argv)
 {
 	struct pt_summary s;
+	struct pr o;
 	int r;
 
 	if (want_help(c, "refresh", argc, argv))
@@ -94,11 +97,13 @@ int do_refresh(struct ctx *c, int argc, char **argv)
 	r = pt_nl_refresh(c->nl, &s);
 	if (r)
 		return nl_error(c, "refresh", r);
-	if (c->json)
-		emit_json(c, json_summary(&s));
-	else if (s.generation)
-		fprintf(c->out, "refreshed: generation %llu, layout %s\n",
-			(unsigned long long)s.generation,
-			ptc_layout_name(s.layout));
-	return 0;
+	/* the JSON is the summary; the text only says that there was one */
+	pr_begin(&o, c);
+	pr_open_object(&o, PRINT_JSON, NULL);
+	pr_summary_object(&o, &s);
+	pr_close_object(&o);
+	if (s.generation)
+		pr_text(&o, "refreshed: generation %" PRIu64 ", layout %s\n",
+			s.generation, ptc_layout_name(s.layout));
+	return pr_end(&o) ? 1 : 0;
 }

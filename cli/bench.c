@@ -11,11 +11,13 @@
  * libcudart, no CUDA device), the automake "skipped" code.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
+#include "print.h"
 #include "ptm_cli.h"
 #include "quantity.h"
 
@@ -77,13 +79,41 @@ static int parse_bench(struct ctx *c, int argc, char **argv,
 
 /* --- link check ------------------------------------------------------ */
 
+/* One trained link against what both its ends support. */
+static void print_link(struct pr *o, const struct pt_topology *t,
+		       const struct ptm_link_check *lc)
+{
+	const struct pt_device *d = &t->devices[lc->node];
+	char name[PT_NAME_LEN], cur[24], max[24];
+
+	pt_dev_name(t, d, name, sizeof(name));
+	fmt_link(cur, sizeof(cur), lc->cur.speed, lc->cur.width);
+	fmt_link(max, sizeof(max), lc->max.speed, lc->max.width);
+	pr_open_object(o, PRINT_ANY, NULL);
+	pr_string_keep(o, PRINT_ANY, "addr", "%-14s", d->addr);
+	/* a device without a name has no key, and "-" in its column */
+	pr_string_or(o, name[0] ? PRINT_ANY : PRINT_FP, "name", " %-6s", name,
+		     "-");
+	pr_string_keep(o, PRINT_ANY, "trained", " %-12s", cur);
+	pr_string_keep(o, PRINT_ANY, "supported", " %-12s", max);
+	pr_u64(o, PRINT_JSON, "trained_mbs", NULL, lc->cur_mbs);
+	pr_u64(o, PRINT_JSON, "supported_mbs", NULL, lc->max_mbs);
+	pr_string_keep(o, PRINT_ANY, "verdict", " %s",
+		       ptm_link_verdict_name(lc->verdict));
+	pr_text(o, "%s\n", lc->verdict == PTM_LINK_WIDTH_DOWN ?
+		" (fault: lane, riser or seating)" :
+		lc->verdict == PTM_LINK_SPEED_LOW ?
+		" (idle power saving; trains up under load)" : "");
+	pr_close_object(o);
+}
+
 static int link_check(struct ctx *c)
 {
 	struct ptm_link_check *lc;
 	struct pt_topology t;
 	struct ptc_topo pt;
-	struct json_object *arr = NULL;
 	int n, i, faults = 0, idle = 0, r;
+	struct pr o;
 
 	r = model_topo(c, &t, &pt);
 	if (r)
@@ -96,68 +126,29 @@ static int link_check(struct ctx *c)
 		return 1;
 	}
 	ptm_link_check(&pt, lc, (unsigned int)n);
-	if (c->json)
-		arr = json_object_new_array();
-	else
-		fprintf(c->out, "%-14s %-6s %-12s %-12s %s\n", "device", "name",
-			"trained", "supported", "verdict");
+	pr_begin(&o, c);
+	pr_open_object(&o, PRINT_ANY, NULL);
+	pr_text(&o, "%-14s %-6s %-12s %-12s %s\n", "device", "name", "trained",
+		"supported", "verdict");
+	pr_open_array(&o, PRINT_ANY, "links", NULL, NULL);
 	for (i = 0; i < n; i++) {
-		const struct pt_device *d = &t.devices[lc[i].node];
-		char name[16], cur[24], max[24];
-		const char *v = ptm_link_verdict_name(lc[i].verdict);
-
-		dev_name(&t, d, name, sizeof(name));
-		fmt_link(cur, sizeof(cur), lc[i].cur.speed, lc[i].cur.width);
-		fmt_link(max, sizeof(max), lc[i].max.speed, lc[i].max.width);
+		print_link(&o, &t, &lc[i]);
 		if (lc[i].verdict == PTM_LINK_WIDTH_DOWN ||
 		    lc[i].verdict == PTM_LINK_DOWN)
 			faults++;
 		else if (lc[i].verdict == PTM_LINK_SPEED_LOW)
 			idle++;
-		if (arr) {
-			struct json_object *o = json_object_new_object();
-
-			json_object_object_add(o, "addr",
-					       json_object_new_string(d->addr));
-			if (name[0])
-				json_object_object_add(o, "name",
-					json_object_new_string(name));
-			json_object_object_add(o, "trained",
-					       json_object_new_string(cur));
-			json_object_object_add(o, "supported",
-					       json_object_new_string(max));
-			json_object_object_add(o, "trained_mbs",
-				json_object_new_int64(lc[i].cur_mbs));
-			json_object_object_add(o, "supported_mbs",
-				json_object_new_int64(lc[i].max_mbs));
-			json_object_object_add(o, "verdict",
-					       json_object_new_string(v));
-			json_object_array_add(arr, o);
-			continue;
-		}
-		fprintf(c->out, "%-14s %-6s %-12s %-12s %s%s\n", d->addr,
-			name[0] ? name : "-", cur, max, v,
-			lc[i].verdict == PTM_LINK_WIDTH_DOWN ?
-			" (fault: lane, riser or seating)" :
-			lc[i].verdict == PTM_LINK_SPEED_LOW ?
-			" (idle power saving; trains up under load)" : "");
 	}
-	if (arr) {
-		struct json_object *root = json_object_new_object();
-
-		json_object_object_add(root, "links", arr);
-		json_object_object_add(root, "faults",
-				       json_object_new_int(faults));
-		json_object_object_add(root, "speed_low",
-				       json_object_new_int(idle));
-		emit_json(c, root);
-	} else {
-		fprintf(c->out, "%d links: %d fault%s, %d at low speed\n", n,
-			faults, faults == 1 ? "" : "s", idle);
-	}
+	pr_close_array(&o, NULL, NULL);
+	pr_text(&o, "%d links: ", n);
+	pr_int(&o, PRINT_ANY, "faults", "%d fault", faults);
+	pr_text(&o, "%s", faults == 1 ? "" : "s");
+	pr_int(&o, PRINT_ANY, "speed_low", ", %d at low speed\n", idle);
+	pr_close_object(&o);
+	r = pr_end(&o);
 	free(lc);
 	model_topo_free(&t, &pt);
-	return faults ? 1 : 0;
+	return r || faults ? 1 : 0;
 }
 
 /* --- measurement and predictions --------------------------------------- */
@@ -238,7 +229,7 @@ static void gpu_label(const struct pred *pr, const struct bench_out *o, int i,
 		      char *buf, size_t len)
 {
 	if (pr->have && pr->node[i] >= 0) {
-		dev_name(&pr->t, &pr->t.devices[pr->node[i]], buf, len);
+		pt_dev_name(&pr->t, &pr->t.devices[pr->node[i]], buf, len);
 		if (buf[0])
 			return;
 	}
@@ -246,133 +237,118 @@ static void gpu_label(const struct pred *pr, const struct bench_out *o, int i,
 	(void)o;
 }
 
-static void fig(char *buf, size_t len, double meas, double model, double ceil)
+/* A figure measured, with the model's and the ceiling where known: MB/s in
+ * the JSON, "meas / model / ceiling" GB/s in one column of the text (fmt,
+ * taking that string). */
+static void print_fig(struct pr *o, const char *key, const char *fmt,
+		      double meas, double model, double ceil)
 {
+	char buf[40];
+
 	if (model > 0)
-		snprintf(buf, len, "%5.1f /%5.1f /%5.1f", meas / 1e3,
+		snprintf(buf, sizeof(buf), "%5.1f /%5.1f /%5.1f", meas / 1e3,
 			 model / 1e3, ceil / 1e3);
 	else
-		snprintf(buf, len, "%5.1f /    - /    -", meas / 1e3);
-}
-
-static struct json_object *jfig(double meas, double model, double ceil)
-{
-	struct json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "mbs", json_object_new_int64((int64_t)meas));
+		snprintf(buf, sizeof(buf), "%5.1f /    - /    -", meas / 1e3);
+	pr_open_object(o, PRINT_ANY, key);
+	pr_u64(o, PRINT_JSON, "mbs", NULL, (uint64_t)(int64_t)meas);
 	if (model > 0) {
-		json_object_object_add(o, "model_mbs",
-				       json_object_new_int64((int64_t)model));
-		json_object_object_add(o, "ceiling_mbs",
-				       json_object_new_int64((int64_t)ceil));
+		pr_u64(o, PRINT_JSON, "model_mbs", NULL,
+		       (uint64_t)(int64_t)model);
+		pr_u64(o, PRINT_JSON, "ceiling_mbs", NULL,
+		       (uint64_t)(int64_t)ceil);
 	}
-	return o;
+	pr_text(o, fmt, buf);
+	pr_close_object(o);
 }
 
-static void print_bench(struct ctx *c, const struct pt_cudart *rt,
-			const struct bench_opts *bo, const struct bench_out *o,
-			const struct pred *pr)
+/* GPU i to GPU j: the class and limit the model sees, the figures. Peer
+ * access leads the JSON entry (laid down first) and ends the row. */
+static void print_pair(struct pr *o, const struct bench_out *b,
+		       const struct pred *pr, int i, int j)
 {
-	struct json_object *root = NULL, *pairs = NULL, *hosts = NULL;
-	char a[16], b[16], f1[40], f2[40], sz[24];
+	char from[16], to[16], limit[PTM_LIMIT_LEN] = "";
+	const char *cls = "-";
+	bool peer = b->peer[i * b->n + j];
+	struct ptm_pair pp;
 	double m, cl;
-	int i, j, n = o->n;
 
-	if (c->json) {
-		root = json_object_new_object();
-		pairs = json_object_new_array();
-		hosts = json_object_new_array();
-	} else {
-		fmt_bytes(sz, sizeof(sz), (double)bo->cfg.size);
-		fprintf(c->out, "%s, %d devices, %s x %lu copies; GB/s one "
-			"direction: measured / model / ceiling\n\n", rt->soname,
-			n, sz, bo->cfg.iters);
-		fprintf(c->out, "%-6s %-6s %-5s %-20s %-20s %s\n", "from", "to",
-			"class", "uni", "bidir (each way)", "latency");
+	gpu_label(pr, b, i, from, sizeof(from));
+	gpu_label(pr, b, j, to, sizeof(to));
+	if (pr->have && pr->node[i] >= 0 && pr->node[j] >= 0 &&
+	    !ptm_pair_detail(&pr->pt, &pr->model, (u32)pr->node[i],
+			     (u32)pr->node[j], &pp)) {
+		cls = ptc_class_name(pp.class);
+		snprintf(limit, sizeof(limit), "%s", pp.limit);
 	}
-	for (i = 0; i < n; i++) {
-		for (j = 0; j < n; j++) {
-			char limit[PTM_LIMIT_LEN];
-			const char *cls = "-";
-			struct ptm_pair pp;
-			double bm, bc;
+	pr_open_object(o, PRINT_ANY, NULL);
+	pr_string_keep(o, PRINT_ANY, "from", "%-6s", from);
+	pr_string_keep(o, PRINT_ANY, "to", " %-6s", to);
+	pr_string_keep(o, PRINT_ANY, "class", " %-5s", cls);
+	if (limit[0])
+		pr_string_keep(o, PRINT_JSON, "model_limit", NULL, limit);
+	pr_null(o, PRINT_JSON, "peer_access", NULL, NULL);
+	predict(pr, i, j, false, &m, &cl);
+	print_fig(o, "uni", " %-20s", b->uni[i * b->n + j], m, cl);
+	predict(pr, i, j, true, &m, &cl);
+	print_fig(o, "bidir", " %-20s", b->bidir[i * b->n + j], m, cl);
+	pr_double(o, PRINT_ANY, "latency_us", " %6.2f us",
+		  b->lat_us[i * b->n + j]);
+	pr_bool(o, PRINT_ANY, "peer_access", peer ? "\n" :
+		"  (no peer access)\n", peer);
+	pr_close_object(o);
+}
 
-			if (i == j)
-				continue;
-			gpu_label(pr, o, i, a, sizeof(a));
-			gpu_label(pr, o, j, b, sizeof(b));
-			limit[0] = '\0';
-			if (pr->have && pr->node[i] >= 0 && pr->node[j] >= 0 &&
-			    !ptm_pair_detail(&pr->pt, &pr->model,
-					     (u32)pr->node[i], (u32)pr->node[j],
-					     &pp)) {
-				cls = ptc_class_name(pp.class);
-				snprintf(limit, sizeof(limit), "%s", pp.limit);
-			}
-			predict(pr, i, j, false, &m, &cl);
-			predict(pr, i, j, true, &bm, &bc);
-			if (pairs) {
-				struct json_object *x = json_object_new_object();
+/* GPU i from and to the host. */
+static void print_host(struct pr *o, const struct bench_out *b,
+		       const struct pred *pr, int i)
+{
+	char gpu[16];
+	double m, cl;
 
-				json_object_object_add(x, "from",
-						       json_object_new_string(a));
-				json_object_object_add(x, "to",
-						       json_object_new_string(b));
-				json_object_object_add(x, "class",
-						       json_object_new_string(cls));
-				if (limit[0])
-					json_object_object_add(x, "model_limit",
-						json_object_new_string(limit));
-				json_object_object_add(x, "peer_access",
-					json_object_new_boolean(o->peer[i * n + j]));
-				json_object_object_add(x, "uni",
-					jfig(o->uni[i * n + j], m, cl));
-				json_object_object_add(x, "bidir",
-					jfig(o->bidir[i * n + j], bm, bc));
-				json_object_object_add(x, "latency_us",
-					json_object_new_double(o->lat_us[i * n + j]));
-				json_object_array_add(pairs, x);
-				continue;
-			}
-			fig(f1, sizeof(f1), o->uni[i * n + j], m, cl);
-			fig(f2, sizeof(f2), o->bidir[i * n + j], bm, bc);
-			fprintf(c->out, "%-6s %-6s %-5s %-20s %-20s %6.2f us%s\n",
-				a, b, cls, f1, f2, o->lat_us[i * n + j],
-				o->peer[i * n + j] ? "" : "  (no peer access)");
-		}
-	}
-	if (!c->json)
-		fprintf(c->out, "\n%-6s %-18s %-20s %s\n", "gpu", "bus id",
-			"host->GPU", "GPU->host");
-	for (i = 0; i < n; i++) {
-		gpu_label(pr, o, i, a, sizeof(a));
-		predict(pr, i, -1, false, &m, &cl);
-		if (hosts) {
-			struct json_object *x = json_object_new_object();
+	gpu_label(pr, b, i, gpu, sizeof(gpu));
+	predict(pr, i, -1, false, &m, &cl);
+	pr_open_object(o, PRINT_ANY, NULL);
+	pr_string_keep(o, PRINT_ANY, "gpu", "%-6s", gpu);
+	pr_string_keep(o, PRINT_ANY, "bus_id", " %-18s", b->busid[i]);
+	print_fig(o, "h2d", " %-20s", b->h2d[i], m, cl);
+	print_fig(o, "d2h", " %s", b->d2h[i], m, cl);
+	pr_nl(o);
+	pr_close_object(o);
+}
 
-			json_object_object_add(x, "gpu", json_object_new_string(a));
-			json_object_object_add(x, "bus_id",
-					       json_object_new_string(o->busid[i]));
-			json_object_object_add(x, "h2d", jfig(o->h2d[i], m, cl));
-			json_object_object_add(x, "d2h", jfig(o->d2h[i], m, cl));
-			json_object_array_add(hosts, x);
-			continue;
-		}
-		fig(f1, sizeof(f1), o->h2d[i], m, cl);
-		fig(f2, sizeof(f2), o->d2h[i], m, cl);
-		fprintf(c->out, "%-6s %-18s %-20s %s\n", a, o->busid[i], f1, f2);
-	}
-	if (root) {
-		json_object_object_add(root, "runtime",
-				       json_object_new_string(rt->soname));
-		json_object_object_add(root, "size",
-				       json_object_new_int64((int64_t)bo->cfg.size));
-		json_object_object_add(root, "iterations",
-				       json_object_new_int64((int64_t)bo->cfg.iters));
-		json_object_object_add(root, "pairs", pairs);
-		json_object_object_add(root, "host", hosts);
-		emit_json(c, root);
-	}
+static int print_bench(struct ctx *c, const struct pt_cudart *rt,
+		       const struct bench_opts *bo, const struct bench_out *b,
+		       const struct pred *pr)
+{
+	char sz[24];
+	struct pr o;
+	int i, j;
+
+	fmt_bytes(sz, sizeof(sz), (double)bo->cfg.size);
+	pr_begin(&o, c);
+	pr_open_object(&o, PRINT_ANY, NULL);
+	pr_string_keep(&o, PRINT_ANY, "runtime", "%s, ", rt->soname);
+	pr_text(&o, "%d devices, ", b->n);
+	pr_uint_as(&o, PRINT_ANY, "size", bo->cfg.size, "%s x ", sz);
+	pr_u64(&o, PRINT_ANY, "iterations", "%" PRIu64 " copies; GB/s one "
+	       "direction: measured / model / ceiling\n\n", bo->cfg.iters);
+	pr_text(&o, "%-6s %-6s %-5s %-20s %-20s %s\n", "from", "to", "class",
+		"uni", "bidir (each way)", "latency");
+	pr_open_array(&o, PRINT_ANY, "pairs", NULL, NULL);
+	for (i = 0; i < b->n; i++)
+		for (j = 0; j < b->n; j++)
+			if (i != j)
+				print_pair(&o, b, pr, i, j);
+	pr_close_array(&o, NULL, NULL);
+	pr_text(&o, "\n%-6s %-18s %-20s %s\n", "gpu", "bus id", "host->GPU",
+		"GPU->host");
+	pr_open_array(&o, PRINT_ANY, "host", NULL, NULL);
+	for (i = 0; i < b->n; i++)
+		print_host(&o, b, pr, i);
+	pr_close_array(&o, NULL, NULL);
+	pr_close_object(&o);
+	return pr_end(&o);
 }
 
 int do_bench(struct ctx *c, int argc, char **argv)
@@ -425,9 +401,9 @@ int do_bench(struct ctx *c, int argc, char **argv)
 		return 1;
 	}
 	pred_open(c, &p, &out, &pr);
-	print_bench(c, &rt, &o, &out, &pr);
+	r = print_bench(c, &rt, &o, &out, &pr);
 	pred_close(&pr);
 	bench_out_free(&out);
 	pt_cudart_close(&rt);
-	return 0;
+	return r ? 1 : 0;
 }

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rdma.h"
 #include "topoctl.h"
 #include "topod-client.h"
 
@@ -170,7 +169,7 @@ int open_nl(struct ctx *c)
 
 	if (c->nl)
 		return 0;
-	if (c->source == SRC_SYSFS) {
+	if (c->source == PT_SOURCE_SYSFS) {
 		fputs("topoctl: this command needs the pcitopo module; "
 		      "'--source sysfs' and '--sysfs' only read\n", c->err);
 		return 1;
@@ -183,119 +182,72 @@ int open_nl(struct ctx *c)
 	return 0;
 }
 
-/* The extra IDs of the sysfs source: --extra-id, then the file's. */
-static int load_ids(struct ctx *c)
+/* What went wrong in pt_load(), in topoctl's words, on c->err. */
+static int load_error(struct ctx *c, const struct pt_load *l, int r)
 {
-	unsigned int line = 0;
-	int r;
-
-	if (!c->ids_file || !*c->ids_file)
-		return 0;
-	r = pt_ids_load_file(c->ids_file, &c->ids, &c->n_ids, &line);
-	if (r == -ENOENT)
-		return 0;
-	if (r == -EINVAL) {
-		fprintf(c->err, "topoctl: %s:%u: not a VVVV:DDDD[:gpu|nic|nvme] ID\n",
-			c->ids_file, line);
+	switch (l->failed) {
+	case PT_LOAD_NL_OPEN:
+		return open_nl_error(c, r);
+	case PT_LOAD_NL_READ:
+		return nl_error(c, "reading the topology", r);
+	case PT_LOAD_IDS:
+		if (r == -EINVAL)
+			fprintf(c->err, "topoctl: %s:%u: not a VVVV:DDDD[:gpu|nic|nvme] ID\n",
+				c->ids_file, l->bad_line);
+		else if (r == -ENOSPC)
+			fprintf(c->err, "topoctl: %s:%u: more than %d extra IDs\n",
+				c->ids_file, l->bad_line, PCITOPO_MAX_EXTRA_IDS);
+		else
+			fprintf(c->err, "topoctl: %s: %s\n", c->ids_file,
+				strerror(-r));
 		return 1;
-	}
-	if (r == -ENOSPC) {
-		fprintf(c->err, "topoctl: %s:%u: more than %d extra IDs\n",
-			c->ids_file, line, PCITOPO_MAX_EXTRA_IDS);
+	case PT_LOAD_SYSFS:
+		if (r == -ENOENT)
+			fprintf(c->err, "topoctl: no PCI devices in %s (%s)\n",
+				c->sysfs, pt_sysfs_last_error());
+		else if (r == -ELIBACC || r == -ELIBBAD)
+			fprintf(c->err, "topoctl: --source sysfs needs %s\n",
+				pt_sysfs_last_error());
+		else
+			fprintf(c->err, "topoctl: reading %s: %s\n", c->sysfs,
+				pt_sysfs_last_error()[0] ?
+				pt_sysfs_last_error() : strerror(-r));
 		return 1;
-	}
-	if (r) {
-		fprintf(c->err, "topoctl: %s: %s\n", c->ids_file, strerror(-r));
-		return 1;
-	}
-	return 0;
-}
-
-/*
- * The RDMA and netdev names of the devices: userspace knows them, the
- * module does not (lib/rdma.h). From the same tree as the rest: /sys, or
- * --sysfs DIR.
- */
-static int join_names(struct ctx *c, struct pt_topology *t)
-{
-	int r = pt_rdma_join(c->sysfs, t);
-
-	if (r) {
-		pt_topology_free(t);
+	default:
 		fprintf(c->err, "topoctl: %s\n", r == -ENOMEM ? "out of memory" :
 			pt_sysfs_last_error());
 		return 1;
 	}
-	return 0;
-}
-
-static int load_sysfs(struct ctx *c, struct pt_topology *t)
-{
-	struct pt_sysfs_opts o = { .root = c->sysfs };
-	int r = load_ids(c);
-
-	if (r)
-		return r;
-	o.ids = c->ids;
-	o.n_ids = c->n_ids;
-	c->from_sysfs = true;
-	r = pt_sysfs_load(&o, t);
-	if (r == -ENOENT) {
-		fprintf(c->err, "topoctl: no PCI devices in %s (%s)\n", c->sysfs,
-			pt_sysfs_last_error());
-		return 1;
-	}
-	if (r == -ELIBACC || r == -ELIBBAD) {
-		fprintf(c->err, "topoctl: --source sysfs needs %s\n",
-			pt_sysfs_last_error());
-		return 1;
-	}
-	if (r) {
-		fprintf(c->err, "topoctl: reading %s: %s\n", c->sysfs,
-			pt_sysfs_last_error()[0] ? pt_sysfs_last_error() :
-			strerror(-r));
-		return 1;
-	}
-	if ((o.flags & PT_SYSFS_F_SHORT_CONFIG) && !c->json)
-		fputs("topoctl: note: config space unreadable past 64 bytes "
-		      "(not root): links, slots and ACS are missing\n", c->err);
-	return join_names(c, t);
 }
 
 int load_topology(struct ctx *c, struct pt_topology *t)
 {
-	int r;
+	struct pt_load l = {
+		.source = c->source, .root = c->sysfs,
+		.ids_file = c->ids_file, .ids = &c->ids, .n_ids = &c->n_ids,
+		.nl = &c->nl,
+	};
+	int r = pt_load(&l, t);
 
-	if (c->source == SRC_SYSFS)
-		return load_sysfs(c, t);
-	if (!c->nl) {
-		r = pt_nl_open(&c->nl);
-		if (r == -ENOENT && c->source == SRC_AUTO) {
-			/* said once, one line on stderr (a note: with -j not
-			 * taken for the error, errjson.c) and, with -j, as the
-			 * document's "source_note" beside "source": sysfs */
-			if (!c->source_note[0]) {
-				char why[640];
+	c->from_sysfs = l.used == PT_SOURCE_SYSFS;
+	/* said once, one line on stderr (a note: with -j not taken for the
+	 * error, errjson.c) and, with -j, as the document's "source_note"
+	 * beside "source": sysfs */
+	if ((l.flags & PT_LOAD_F_FALLBACK) && !c->source_note[0]) {
+		char why[640];
 
-				module_why(why, sizeof(why));
-				snprintf(c->source_note, sizeof(c->source_note),
-					 "pcitopo module not loaded: %s; reading "
-					 "sysfs instead", why);
-				fprintf(c->err, "topoctl: note: %s\n",
-					c->source_note);
-			}
-			return load_sysfs(c, t);
-		}
-		if (r) {
-			c->nl = NULL;
-			r = open_nl_error(c, r);
-			return r;
-		}
+		module_why(why, sizeof(why));
+		snprintf(c->source_note, sizeof(c->source_note),
+			 "pcitopo module not loaded: %s; reading sysfs instead",
+			 why);
+		fprintf(c->err, "topoctl: note: %s\n", c->source_note);
 	}
-	r = pt_nl_load_topology(c->nl, t);
 	if (r)
-		return nl_error(c, "reading the topology", r);
-	return join_names(c, t);
+		return load_error(c, &l, r);
+	if ((l.flags & PT_LOAD_F_SHORT_CONFIG) && !c->json)
+		fputs("topoctl: note: config space unreadable past 64 bytes "
+		      "(not root): links, slots and ACS are missing\n", c->err);
+	return 0;
 }
 
 const char *source_name(const struct ctx *c)

@@ -10,7 +10,7 @@
 #include "ptc.h"
 #include "topoctl.h"
 
-/* The JSON of a device is its object from json_device() (the schema
+/* The JSON of a device is its object from pr_device_object() (the schema
  * `export` shares), laid down first; each line or column the text shows is
  * then written by one call, which replaces that key's value in place (or
  * adds the key), so what the text shows is in the JSON. The link's figures
@@ -32,10 +32,10 @@ void print_detail(struct ctx *c, const struct pt_topology *t,
 
 	(void)port;	/* every view shows the link a port sits on */
 	port_link_view(t, dev, &d);
-	dev_name(t, &d, name, sizeof(name));
+	pt_dev_name(t, &d, name, sizeof(name));
 	pr_begin(&o, c);
 	pr_open_object(&o, PRINT_ANY, NULL);
-	pr_merge(&o, json_device(t, &d));
+	pr_device_object(&o, t, &d);
 	pr_string(&o, PRINT_ANY, "addr", "%s", d.addr);
 	pr_string_or(&o, PRINT_ANY, "name", " (%s)", name, NULL);
 	pr_nl(&o);
@@ -68,7 +68,7 @@ void print_detail(struct ctx *c, const struct pt_topology *t,
 		pr_string_or(&o, PRINT_ANY, "netdev", "  netdev:      %s\n",
 			     d.netdev, NULL);
 	}
-	if (dev_has_link(&d)) {
+	if (pt_device_has_link(&d)) {
 		fmt_link(a, sizeof(a), d.link_speed, d.link_width);
 		fmt_link(b, sizeof(b), d.link_max_speed, d.link_max_width);
 		pr_text(&o, "  link:        %s (max %s)", a, b);
@@ -99,8 +99,7 @@ void print_detail(struct ctx *c, const struct pt_topology *t,
 						     "\n",
 			pt_device_acs_redirect(&d));
 	}
-	pr_words(&o, PRINT_ANY, "flags", "  flags:       %s\n",
-		 json_dev_flags(&d));
+	pr_dev_flags(&o, PRINT_ANY, "flags", "  flags:       %s\n", &d);
 	pr_open_array(&o, PRINT_ANY, "children", "  children:    ", " ");
 	for (i = 0; i < t->n_devices; i++)
 		if (!strcmp(t->devices[i].parent, d.addr))
@@ -117,12 +116,12 @@ static void print_dev_row(struct pr *o, const struct pt_topology *t,
 {
 	char name[16], hex[3][12];
 
-	dev_name(t, d, name, sizeof(name));
+	pt_dev_name(t, d, name, sizeof(name));
 	hex_string(hex[0], sizeof(hex[0]), d->vendor, 4);
 	hex_string(hex[1], sizeof(hex[1]), d->device, 4);
 	hex_string(hex[2], sizeof(hex[2]), d->class_code, 6);
 	pr_open_object(o, PRINT_ANY, NULL);
-	pr_merge(o, json_device(t, d));
+	pr_device_object(o, t, d);
 	pr_string(o, PRINT_ANY, "addr", "%-13s", d->addr);
 	pr_string_or(o, PRINT_ANY, "name", " %-6s", name, "-");
 	pr_string(o, PRINT_ANY, "role", " %-10s", ptc_role_name(d->role));
@@ -135,7 +134,7 @@ static void print_dev_row(struct pr *o, const struct pt_topology *t,
 	else
 		pr_null(o, PRINT_ANY, "numa_node", " %-4s", "-");
 	pr_string_or(o, PRINT_ANY, "parent", " %-13s", d->parent, "-");
-	/* the column is every device's; the key only a NIC's (json_device) */
+	/* the column is every device's; the key only a NIC's */
 	pr_string_or(o, d->kind == PCITOPO_KIND_NIC ? PRINT_ANY : PRINT_FP,
 		     "rdma", " %s\n", d->rdma, "-");
 	pr_close_object(o);
@@ -198,7 +197,7 @@ static int dev_show(struct ctx *c, int argc, char **argv)
 	r = load_topology(c, &t);
 	if (r)
 		return r;
-	r = resolve_dev(&t, argv[0], &d);
+	r = pt_dev_resolve(&t, argv[0], &d);
 	r = r ? bad_dev(c, argv[0], r) : print_devs(c, &t, d);
 	pt_topology_free(&t);
 	return r;

@@ -7,7 +7,7 @@
  * server model.
  *
  * Both sides are compared as export objects: the current model goes through
- * json_export(), the code of `-j export` itself, so that a value compares
+ * export_tree(), the code of `-j export` itself, so that a value compares
  * and prints exactly as FILE holds it, whatever the source of the model.
  *
  * Compared is what must not change while the hardware and its layout stay
@@ -192,7 +192,7 @@ static int item_addr(struct json_object *o, const char *key, char *buf,
 
 	if (!json_object_object_get_ex(o, key, &v) ||
 	    !json_object_is_type(v, json_type_string) ||
-	    canon_addr(json_object_get_string(v), buf, PCITOPO_ADDR_LEN) ||
+	    pt_addr_canon(json_object_get_string(v), buf, PCITOPO_ADDR_LEN) ||
 	    pt_addr_key(buf, k))
 		return -EINVAL;
 	return 0;
@@ -656,11 +656,13 @@ int print_diff(struct ctx *c, const char *name, struct json_object *was,
 	       const struct pt_topology *t)
 {
 	struct target summary = { "summary", NULL, NULL, "" };
-	struct json_object *now = json_export(t);
+	struct json_object *now = export_tree(c, t);
 	struct dctx d = { .file = name };
 	struct pr o;
 	int r;
 
+	if (!now)
+		return DIFF_TROUBLE;
 	r = side_open(c, name, was, &d.was);
 	if (!r) {
 		r = side_open(c, "the current model", now, &d.now);

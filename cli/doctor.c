@@ -48,7 +48,7 @@ size_t dr_index(const struct dr_run *r, const struct pt_device *d)
 void dr_name(const struct dr_run *r, const struct pt_device *d, char *buf,
 	     size_t len)
 {
-	dev_name(r->t, d, buf, len);
+	pt_dev_name(r->t, d, buf, len);
 	if (!buf[0])
 		snprintf(buf, len, "%s", d->addr);
 }
@@ -184,7 +184,7 @@ static void add_pair(struct dr_run *r, const struct ptc_topo *pt,
 	p->judged = judged;
 	if (m)
 		p->path = *m;
-	else if (derive_path(pt, r->t, a, b, &p->path))
+	else if (pt_derive_path(pt, r->t, a, b, &p->path))
 		return;
 	pair_chain(r->t, p);
 	for (k = 0; k < p->n_on; k++) {
@@ -267,7 +267,7 @@ int dr_open(struct dr_run *r, struct ctx *c, const struct pt_topology *t,
 	 * named: the machine around the named pair still decides its nearest
 	 * NIC and the MPS every end must come down to.
 	 */
-	(void)derive_open(t, &pt);
+	(void)pt_derive_open(t, &pt);
 	for (i = 0; i < t->n_devices; i++) {
 		if (!dr_is_gpu(&t->devices[i]))
 			continue;
@@ -300,7 +300,7 @@ int dr_open(struct dr_run *r, struct ctx *c, const struct pt_topology *t,
 			add_pair(r, &pt, a, b, true);
 		}
 	}
-	derive_close(&pt);
+	pt_derive_close(&pt);
 	e = read_health(r);
 	if (!e)
 		e = dr_facts_read(r);
@@ -489,7 +489,7 @@ int do_doctor(struct ctx *c, int argc, char **argv)
 	if (e)
 		return e;
 	for (i = 0; i < n; i++) {
-		e = resolve_dev(&t, names[i], &d[i]);
+		e = pt_dev_resolve(&t, names[i], &d[i]);
 		if (e) {
 			fprintf(c->err, "topoctl: %s: %s\n", names[i],
 				e == -ENODEV ? "no such device" :

@@ -107,8 +107,8 @@ void dr_check_link(struct dr_run *r)
 		unsigned int fl = x->link_flags;
 
 		/* a downstream port's link is its child's, judged there */
-		if (!r->on_path[i] || !dev_has_link(x) || pt_device_is_dsp(x) ||
-		    !pt_has(x, PCITOPO_A_DEV_LINK_FLAGS))
+		if (!r->on_path[i] || !pt_device_has_link(x) ||
+		    pt_device_is_dsp(x) || !pt_has(x, PCITOPO_A_DEV_LINK_FLAGS))
 			continue;
 		dr_name(r, x, obj, sizeof(obj));
 		dr_devdir(r, x, dir, sizeof(dir));

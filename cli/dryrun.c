@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "print.h"
 #include "topod-client.h"
 
 #define PLAN_MAX	32
@@ -152,214 +153,268 @@ static const char *short_error(const char *name)
 	return dot ? dot + 1 : name;
 }
 
-static struct json_object *jstr(const char *s)
+/* The BMC's line, and its object: what PlanLayout says of it. */
+static void print_bmc(struct pr *o, enum pr_where w, const struct plan *p)
 {
-	return *s ? json_object_new_string(s) : NULL;
-}
+	char job[16];
 
-static void print_json(struct ctx *c, const struct plan *p)
-{
-	struct json_object *o = json_object_new_object(), *a, *b;
-
-	json_object_object_add(o, "dry_run", json_object_new_boolean(1));
-	json_object_object_add(o, "verdict", json_object_new_string(
-		p->proceed ? "proceed" : "refused"));
-	json_object_object_add(o, "proceed", json_object_new_boolean(p->proceed));
-	json_object_object_add(o, "error", jstr(short_error(p->error)));
-	json_object_object_add(o, "error_name", jstr(p->error));
-	json_object_object_add(o, "message", jstr(p->message));
-	json_object_object_add(o, "current_layout", json_object_new_string(p->current));
-	json_object_object_add(o, "target_layout", json_object_new_string(p->target));
-	json_object_object_add(o, "noop", json_object_new_boolean(p->noop));
-	json_object_object_add(o, "checked", json_object_new_boolean(p->checked));
-	json_object_object_add(o, "outcome", jstr(p->outcome));
-	json_object_object_add(o, "force", json_object_new_boolean(p->flags & 1));
-	json_object_object_add(o, "platform", json_object_new_string(p->platform));
-	json_object_object_add(o, "method", json_object_new_string(p->method));
-	json_object_object_add(o, "apply", json_object_new_string(p->apply));
-	json_object_object_add(o, "power_cycle_needed",
-			       json_object_new_boolean(p->pc_needed));
-	json_object_object_add(o, "power_cycle_allowed",
-			       json_object_new_boolean(p->pc_allowed));
-	json_object_object_add(o, "select", json_object_new_boolean(p->select));
-	json_object_object_add(o, "budget_ms",
-			       json_object_new_int64((int64_t)p->budget_ms));
-	json_object_object_add(o, "state", json_object_new_string(p->state));
-	json_object_object_add(o, "phase", jstr(p->phase));
-	json_object_object_add(o, "authorization", json_object_new_string(p->auth));
-	b = json_object_new_object();
-	json_object_object_add(b, "address", json_object_new_string(p->bmc));
-	json_object_object_add(b, "reachable", json_object_new_boolean(p->bmc_ok));
-	json_object_object_add(b, "error", jstr(p->bmc_error));
-	json_object_object_add(b, "state", jstr(p->bmc_state));
-	json_object_object_add(b, "job", p->bmc_ok && p->bmc_job >= 0 ?
-			       json_object_new_int(p->bmc_job) : NULL);
-	json_object_object_add(b, "current", jstr(p->bmc_current));
-	json_object_object_add(b, "pending", jstr(p->bmc_pending));
-	json_object_object_add(o, "bmc", b);
-	json_object_object_add(o, "module_layout", jstr(p->module_layout));
-	json_object_object_add(o, "gpus", json_object_new_int64(p->gpus));
-	json_object_object_add(o, "gpus_expected",
-			       json_object_new_int64(p->gpus_expected));
-	a = json_object_new_array();
-	for (unsigned int i = 0; i < p->nmoving; i++) {
-		b = json_object_new_object();
-		json_object_object_add(b, "name", jstr(p->moving[i].name));
-		json_object_object_add(b, "address",
-				       json_object_new_string(p->moving[i].addr));
-		json_object_array_add(a, b);
-	}
-	json_object_object_add(o, "moving_gpus", a);
-	json_object_object_add(o, "detach", json_object_new_boolean(p->detach));
-	a = json_object_new_array();
-	for (unsigned int i = 0; i < p->nports; i++)
-		json_object_array_add(a, json_object_new_string(p->ports[i]));
-	json_object_object_add(o, "detach_ports", a);
-	a = json_object_new_array();
-	for (unsigned int i = 0; i < p->nholders; i++) {
-		b = json_object_new_object();
-		json_object_object_add(b, "gpu",
-				       json_object_new_string(p->holders[i].gpu));
-		json_object_object_add(b, "pid", p->named ?
-				       json_object_new_int64(p->holders[i].pid) : NULL);
-		json_object_object_add(b, "comm", p->named ?
-				       jstr(p->holders[i].comm) : NULL);
-		json_object_object_add(b, "file", p->named ?
-				       jstr(p->holders[i].file) : NULL);
-		json_object_array_add(a, b);
-	}
-	json_object_object_add(o, "holders", a);
-	json_object_object_add(o, "systemd", json_object_new_boolean(p->systemd));
-	a = json_object_new_array();
-	for (unsigned int i = 0; i < p->nunits; i++) {
-		b = json_object_new_object();
-		json_object_object_add(b, "name",
-				       json_object_new_string(p->units[i].name));
-		json_object_object_add(b, "active",
-				       json_object_new_boolean(p->units[i].active));
-		json_object_object_add(b, "stop",
-				       json_object_new_boolean(p->units[i].stop));
-		json_object_array_add(a, b);
-	}
-	json_object_object_add(o, "units", a);
-	emit_json(c, o);
-}
-
-static void print_text(struct ctx *c, const struct plan *p)
-{
-	FILE *f = c->out;
-	bool change = p->checked && !p->noop;
-	unsigned int nstop = 0;
-
-	fprintf(f, "Dry run: nothing was changed.\n");
-	fprintf(f, "Layout:      %s -> %s (platform %s: %s, %s)\n", p->current,
-		p->target, p->platform, p->method, p->apply);
-	if (!p->checked) {
-		fprintf(f, "State:       %s%s%s%s: not checked while a switch "
-			"is in flight\n", p->state, p->phase[0] ? " (" : "",
-			p->phase, p->phase[0] ? ")" : "");
+	pr_open_object(o, w, "bmc");
+	pr_string_keep(o, w, "address", "BMC:         %s", p->bmc);
+	pr_bool(o, PRINT_JSON, "reachable", NULL, p->bmc_ok);
+	if (p->bmc_ok) {
+		pr_string(o, PRINT_JSON, "error", NULL, p->bmc_error);
+		pr_string(o, w, "state", ": %s", p->bmc_state);
+		if (p->bmc_job >= 0) {
+			pr_int(o, w, "job", ", job %d", p->bmc_job);
+		} else {
+			snprintf(job, sizeof(job), "%" PRId32, p->bmc_job);
+			pr_null(o, w, "job", ", job %s", job);
+		}
+		pr_string(o, w, "current", ", current %s", p->bmc_current);
+		pr_string_or(o, w, "pending", ", pending %s\n", p->bmc_pending,
+			     "none");
 	} else {
-		if (p->bmc_ok)
-			fprintf(f, "BMC:         %s: %s, job %" PRId32 ", current "
-				"%s, pending %s\n", p->bmc, p->bmc_state,
-				p->bmc_job, p->bmc_current,
-				p->bmc_pending[0] ? p->bmc_pending : "none");
-		else
-			fprintf(f, "BMC:         %s: not reachable: %s\n", p->bmc,
-				p->bmc_error);
-		if (p->module_layout[0])
-			fprintf(f, "GPUs:        %u present, %u expected "
-				"(module: %s)\n", p->gpus, p->gpus_expected,
-				p->module_layout);
-		fputs("Stop units:  ", f);
+		pr_string(o, w, "error", ": not reachable: %s\n", p->bmc_error);
+		pr_string(o, PRINT_JSON, "state", NULL, p->bmc_state);
+		pr_null(o, PRINT_JSON, "job", NULL, NULL);
+		pr_string(o, PRINT_JSON, "current", NULL, p->bmc_current);
+		pr_string(o, PRINT_JSON, "pending", NULL, p->bmc_pending);
+	}
+	pr_close_object(o);
+}
+
+/* "Stop units:" the units stopped, then those not active; the JSON has
+ * every unit with both answers. */
+static void print_units(struct pr *o, enum pr_where w, const struct plan *p)
+{
+	unsigned int nstop = 0, k = 0;
+
+	if (w == PRINT_ANY) {
+		pr_text(o, "Stop units:  ");
 		for (unsigned int i = 0; i < p->nunits; i++)
 			if (p->units[i].stop)
-				fprintf(f, "%s%s", nstop++ ? ", " : "",
+				pr_text(o, "%s%s", nstop++ ? ", " : "",
 					p->units[i].name);
 		if (!nstop)
-			fputs("none", f);
+			pr_text(o, "none");
 		if (p->nunits && !p->systemd)
-			fputs(" (systemd not on the bus)", f);
+			pr_text(o, " (systemd not on the bus)");
 		else
-			for (unsigned int i = 0, k = 0; i < p->nunits; i++)
+			for (unsigned int i = 0; i < p->nunits; i++)
 				if (!p->units[i].active)
-					fprintf(f, "%s%s", k++ ? ", " : " (not active: ",
-						p->units[i].name);
+					pr_text(o, "%s%s", k++ ? ", " :
+						" (not active: ", p->units[i].name);
 		if (p->systemd && nstop < p->nunits)
-			fputc(')', f);
-		fputc('\n', f);
-		fputs("Detach:      ", f);
-		for (unsigned int i = 0; p->detach && i < p->nmoving; i++)
-			fprintf(f, "%s%s%s%s", i ? ", " : "", p->moving[i].name,
-				p->moving[i].name[0] ? " " : "", p->moving[i].addr);
-		if (!p->detach || !p->nmoving)
-			fputs("none", f);
-		if (!p->detach && change && p->nmoving)
-			fprintf(f, " (%u GPUs move at the power cycle)",
-				p->nmoving);
-		fputc('\n', f);
-		fputs("Holders:     ", f);
-		for (unsigned int i = 0; i < p->nholders; i++) {
-			if (p->named)
-				fprintf(f, "%spid %" PRIu32 " (%s) holds %s",
-					i ? "; " : "", p->holders[i].pid,
-					p->holders[i].comm, p->holders[i].file);
-			else
-				fprintf(f, "%sa process holds %s", i ? "; " : "",
-					p->holders[i].gpu);
-		}
-		if (!p->nholders)
-			fputs("none", f);
-		else if (p->flags & 1)
-			fputs(" (--force: switching anyway)", f);
-		if (p->nholders && !p->named)
-			fputs(" (names only for callers allowed to switch)", f);
-		fputc('\n', f);
-		fprintf(f, "BMC Select:  %s\n", !p->select ? "no" :
-			!p->pc_needed ? "yes, once" :
-			"yes, once: the layout becomes pending");
-		if (!p->pc_needed)
-			fputs("Power cycle: not needed\n", f);
-		else
-			fprintf(f, "Power cycle: needed; %s\n", p->pc_allowed ?
-				"allowed (--power-cycle): the host power cycles" :
-				"not allowed without --power-cycle: the layout "
-				"stays pending until the next power cycle");
-		if (change)
-			fprintf(f, "Budget:      up to %.1f s (the platform's "
-				"budgets%s)\n", (double)p->budget_ms / 1e3,
-				strcmp(p->outcome, "online") &&
-				strcmp(p->outcome, "power-cycle") ? "" :
-				"; on top, each unit stopped gets its own stop and "
-				"start timeouts");
+			pr_text(o, ")");
+		pr_nl(o);
 	}
-	if (!strcmp(p->auth, "yes"))
-		fputs("You:         may switch\n", f);
-	else if (!strcmp(p->auth, "challenge"))
-		fputs("You:         may switch after authenticating (polkit; "
-		      "run it on a terminal)\n", f);
-	else
-		fputs("You:         may not switch (polkit, or root only "
-		      "without polkit)\n", f);
-	if (!p->proceed)
-		fprintf(f, "Verdict:     would be refused (%s): %s\n",
-			short_error(p->error), p->message);
-	else if (p->noop)
-		fprintf(f, "Verdict:     would proceed: already in %s, nothing "
+	pr_bool(o, PRINT_JSON, "systemd", NULL, p->systemd);
+	pr_open_array(o, PRINT_JSON, "units", NULL, NULL);
+	for (unsigned int i = 0; i < p->nunits; i++) {
+		pr_open_object(o, PRINT_JSON, NULL);
+		pr_string_keep(o, PRINT_JSON, "name", NULL, p->units[i].name);
+		pr_bool(o, PRINT_JSON, "active", NULL, p->units[i].active);
+		pr_bool(o, PRINT_JSON, "stop", NULL, p->units[i].stop);
+		pr_close_object(o);
+	}
+	pr_close_array(o, NULL, NULL);
+}
+
+/* "Detach:" the GPUs whose ports an online switch detaches. */
+static void print_detach(struct pr *o, enum pr_where w, const struct plan *p,
+			 bool change)
+{
+	enum pr_where list = w == PRINT_ANY && p->detach ? PRINT_ANY :
+			     PRINT_JSON;
+
+	if (w == PRINT_ANY)
+		pr_text(o, "Detach:      ");
+	pr_open_array(o, list, "moving_gpus", NULL, ", ");
+	for (unsigned int i = 0; i < p->nmoving; i++) {
+		pr_open_object(o, list, NULL);
+		pr_string_or(o, list, "name", "%s ", p->moving[i].name, NULL);
+		pr_string_keep(o, list, "address", "%s", p->moving[i].addr);
+		pr_close_object(o);
+	}
+	pr_close_array(o, NULL, "none");
+	if (w == PRINT_ANY && !p->detach)
+		pr_text(o, "none");
+	if (w == PRINT_ANY && !p->detach && change && p->nmoving)
+		pr_text(o, " (%u GPUs move at the power cycle)", p->nmoving);
+	if (w == PRINT_ANY)
+		pr_nl(o);
+	pr_bool(o, PRINT_JSON, "detach", NULL, p->detach);
+	pr_open_array(o, PRINT_JSON, "detach_ports", NULL, NULL);
+	for (unsigned int i = 0; i < p->nports; i++)
+		pr_string_keep(o, PRINT_JSON, NULL, NULL, p->ports[i]);
+	pr_close_array(o, NULL, NULL);
+}
+
+/* "Holders:" who holds a moving GPU; names, pids and files only for
+ * callers allowed to switch. */
+static void print_holders(struct pr *o, enum pr_where w, const struct plan *p)
+{
+	bool force = p->flags & 1;
+
+	if (w == PRINT_ANY)
+		pr_text(o, "Holders:     ");
+	pr_open_array(o, w, "holders", NULL, "; ");
+	for (unsigned int i = 0; i < p->nholders; i++) {
+		pr_open_object(o, w, NULL);
+		pr_string_keep(o, p->named ? PRINT_JSON : w, "gpu",
+			       "a process holds %s", p->holders[i].gpu);
+		if (p->named) {
+			pr_uint(o, w, "pid", "pid %u", p->holders[i].pid);
+			pr_string(o, w, "comm", " (%s)", p->holders[i].comm);
+			pr_string(o, w, "file", " holds %s",
+				  p->holders[i].file);
+		} else {
+			pr_null(o, PRINT_JSON, "pid", NULL, NULL);
+			pr_null(o, PRINT_JSON, "comm", NULL, NULL);
+			pr_null(o, PRINT_JSON, "file", NULL, NULL);
+		}
+		pr_close_object(o);
+	}
+	pr_close_array(o, NULL, "none");
+	pr_bool(o, w == PRINT_ANY && p->nholders && force ? PRINT_ANY :
+		PRINT_JSON, "force", " (--force: switching anyway)", force);
+	if (w == PRINT_ANY && p->nholders && !p->named)
+		pr_text(o, " (names only for callers allowed to switch)");
+	if (w == PRINT_ANY)
+		pr_nl(o);
+}
+
+/* BMC Select, Power cycle and Budget: what the switch would do. */
+static void print_steps(struct pr *o, enum pr_where w, const struct plan *p,
+			bool change)
+{
+	char budget[32];
+
+	pr_bool_as(o, w, "select", p->select, "BMC Select:  %s\n",
+		   !p->select ? "no" : !p->pc_needed ? "yes, once" :
+		   "yes, once: the layout becomes pending");
+	pr_bool_as(o, w, "power_cycle_needed", p->pc_needed, "Power cycle: %s",
+		   p->pc_needed ? "needed; " : "not needed\n");
+	pr_bool_as(o, p->pc_needed ? w : PRINT_JSON, "power_cycle_allowed",
+		   p->pc_allowed, "%s\n", p->pc_allowed ?
+		   "allowed (--power-cycle): the host power cycles" :
+		   "not allowed without --power-cycle: the layout stays "
+		   "pending until the next power cycle");
+	pr_string(o, PRINT_JSON, "outcome", NULL, p->outcome);
+	snprintf(budget, sizeof(budget), "%.1f", (double)p->budget_ms / 1e3);
+	pr_uint_as(o, change ? w : PRINT_JSON, "budget_ms", p->budget_ms,
+		   "Budget:      up to %s s", budget);
+	if (change && w == PRINT_ANY)
+		pr_text(o, " (the platform's budgets%s)\n",
+			strcmp(p->outcome, "online") &&
+			strcmp(p->outcome, "power-cycle") ? "" :
+			"; on top, each unit stopped gets its own stop and "
+			"start timeouts");
+}
+
+/* You: whether the caller may switch (polkit's answer). */
+static const char *const auth_text[][2] = {
+	{ "yes", "You:         may switch\n" },
+	{ "challenge", "You:         may switch after authenticating (polkit; "
+		       "run it on a terminal)\n" },
+};
+
+static void print_verdict(struct pr *o, const struct plan *p)
+{
+	const char *you = "You:         may not switch (polkit, or root only "
+			  "without polkit)\n";
+
+	for (size_t i = 0; i < sizeof(auth_text) / sizeof(auth_text[0]); i++)
+		if (!strcmp(p->auth, auth_text[i][0]))
+			you = auth_text[i][1];
+	pr_string_keep(o, PRINT_ANY, "authorization", you, p->auth);
+	pr_bool(o, PRINT_JSON, "noop", NULL, p->noop);
+	pr_string(o, PRINT_JSON, "verdict", NULL,
+		  p->proceed ? "proceed" : "refused");
+	pr_bool(o, PRINT_JSON, "proceed", NULL, p->proceed);
+	if (!p->proceed) {
+		pr_string(o, PRINT_ANY, "error",
+			  "Verdict:     would be refused (%s): ",
+			  short_error(p->error));
+		pr_string(o, PRINT_JSON, "error_name", NULL, p->error);
+		pr_string(o, PRINT_ANY, "message", "%s\n", p->message);
+		return;
+	}
+	pr_string(o, PRINT_JSON, "error", NULL, short_error(p->error));
+	pr_string(o, PRINT_JSON, "error_name", NULL, p->error);
+	pr_string(o, PRINT_JSON, "message", NULL, p->message);
+	if (p->noop)
+		pr_text(o, "Verdict:     would proceed: already in %s, nothing "
 			"to switch\n", p->target);
 	else if (!strcmp(p->outcome, "pending"))
-		fprintf(f, "Verdict:     would proceed: %s becomes pending and "
+		pr_text(o, "Verdict:     would proceed: %s becomes pending and "
 			"applies at the next power cycle (--power-cycle to "
 			"power cycle now)\n", p->target);
 	else if (!strcmp(p->outcome, "power-cycle"))
-		fprintf(f, "Verdict:     would proceed: %s is selected and the "
+		pr_text(o, "Verdict:     would proceed: %s is selected and the "
 			"host power cycles into it\n", p->target);
 	else if (!strcmp(p->outcome, "clear-pending"))
-		fprintf(f, "Verdict:     would proceed: %s selected again, "
+		pr_text(o, "Verdict:     would proceed: %s selected again, "
 			"nothing pending any more\n", p->target);
 	else
-		fprintf(f, "Verdict:     would proceed: %s -> %s\n", p->current,
+		pr_text(o, "Verdict:     would proceed: %s -> %s\n", p->current,
 			p->target);
+}
+
+/* The verdict leads the JSON and its line ends the text: these keys are
+ * laid down first, print_verdict() gives their values in place. */
+static const char *const verdict_keys[] = {
+	"verdict", "proceed", "error", "error_name", "message",
+};
+
+/*
+ * The plan as "Key: value" lines, or with -j one object from the same
+ * calls, its keys in the text's order but the verdict's: what the text
+ * leaves out while a switch is in flight (not checked) is in the JSON all
+ * the same.
+ */
+static int print_plan(struct ctx *c, const struct plan *p)
+{
+	bool change = p->checked && !p->noop;
+	enum pr_where w;
+	struct pr o;
+
+	pr_begin(&o, c);
+	pr_open_object(&o, PRINT_ANY, NULL);
+	pr_bool(&o, PRINT_ANY, "dry_run", "Dry run: nothing was changed.\n",
+		true);
+	for (size_t i = 0; i < sizeof(verdict_keys) / sizeof(verdict_keys[0]);
+	     i++)
+		pr_null(&o, PRINT_JSON, verdict_keys[i], NULL, NULL);
+	pr_string_keep(&o, PRINT_ANY, "current_layout", "Layout:      %s",
+		       p->current);
+	pr_string_keep(&o, PRINT_ANY, "target_layout", " -> %s", p->target);
+	pr_string_keep(&o, PRINT_ANY, "platform", " (platform %s",
+		       p->platform);
+	pr_string_keep(&o, PRINT_ANY, "method", ": %s", p->method);
+	pr_string_keep(&o, PRINT_ANY, "apply", ", %s)\n", p->apply);
+	pr_bool(&o, PRINT_JSON, "checked", NULL, p->checked);
+	/* while a switch is in flight the text says where it is, only */
+	w = p->checked ? PRINT_JSON : PRINT_ANY;
+	pr_string_keep(&o, w, "state", "State:       %s", p->state);
+	pr_string_or(&o, w, "phase", " (%s)", p->phase, NULL);
+	if (!p->checked)
+		pr_text(&o, ": not checked while a switch is in flight\n");
+	w = p->checked ? PRINT_ANY : PRINT_JSON;
+	print_bmc(&o, w, p);
+	pr_uint(&o, p->module_layout[0] ? w : PRINT_JSON, "gpus",
+		"GPUs:        %u present", p->gpus);
+	pr_uint(&o, p->module_layout[0] ? w : PRINT_JSON, "gpus_expected",
+		", %u expected", p->gpus_expected);
+	pr_string(&o, p->module_layout[0] ? w : PRINT_JSON, "module_layout",
+		  " (module: %s)\n", p->module_layout);
+	print_units(&o, w, p);
+	print_detach(&o, w, p, change);
+	print_holders(&o, w, p);
+	print_steps(&o, w, p, change);
+	print_verdict(&o, p);
+	pr_close_object(&o);
+	return pr_end(&o);
 }
 
 int set_plan(struct ctx *c, const char *layout, uint64_t flags, bool dry_run,
@@ -409,11 +464,7 @@ int set_plan(struct ctx *c, const char *layout, uint64_t flags, bool dry_run,
 			strerror(-r));
 		goto out;
 	}
-	if (c->json)
-		print_json(c, p);
-	else
-		print_text(c, p);
-	ret = p->proceed ? 0 : 1;
+	ret = print_plan(c, p) ? 1 : p->proceed ? 0 : 1;
 out:
 	free(p);
 	sd_bus_message_unref(reply);

@@ -35,29 +35,27 @@
 #include <unistd.h>
 
 #include "doctor.h"
+#include "print.h"
 #include "ptc.h"
 #include "topoctl.h"
 
-struct json_object *json_export(const struct pt_topology *t)
+struct json_object *export_tree(struct ctx *c, const struct pt_topology *t)
 {
-	struct json_object *o = json_object_new_object(), *a;
-	size_t i;
+	struct pr o;
 
-	json_object_object_add(o, "summary", json_summary(&t->summary));
-	a = json_object_new_array();
-	for (i = 0; i < t->n_devices; i++)
-		json_object_array_add(a, json_device(t, &t->devices[i]));
-	json_object_object_add(o, "devices", a);
-	a = json_object_new_array();
-	for (i = 0; i < t->n_paths; i++)
-		json_object_array_add(a, json_path(t, &t->paths[i]));
-	json_object_object_add(o, "paths", a);
-	return o;
+	pr_begin_tree(&o, c);
+	pr_export_object(&o, t);
+	return pr_end_tree(&o);
 }
 
+/* JSON whatever -j says: the format asked for */
 static int export_json(struct ctx *c, const struct pt_topology *t)
 {
-	emit_json(c, json_export(t));
+	struct json_object *o = export_tree(c, t);
+
+	if (!o)
+		return 1;
+	emit_json(c, o);
 	return 0;
 }
 
@@ -113,7 +111,7 @@ static void nccl_tree(struct ctx *c, const struct pt_topology *t,
 		fprintf(c->out, "%*s<pci busid=\"%s\" class=\"0x%06x\" "
 			"vendor=\"0x%04x\" device=\"0x%04x\"", indent, "",
 			d->addr, d->class_code, d->vendor, d->device);
-		if (dev_has_link(d) && d->link_max_speed) {
+		if (pt_device_has_link(d) && d->link_max_speed) {
 			nccl_speed(speed, sizeof(speed), d->link_max_speed);
 			fprintf(c->out, " link_speed=\"%s\" link_width=\"%u\"",
 				speed, d->link_max_width);
@@ -196,7 +194,7 @@ static int export_dot(struct ctx *c, const struct pt_topology *t)
 		const struct pt_device *d = &t->devices[i];
 		const char *style = "";
 
-		dev_name(t, d, name, sizeof(name));
+		pt_dev_name(t, d, name, sizeof(name));
 		if (d->kind == PCITOPO_KIND_GPU)
 			style = ", style=filled, fillcolor=palegreen";
 		else if (d->kind == PCITOPO_KIND_NIC)
@@ -215,7 +213,7 @@ static int export_dot(struct ctx *c, const struct pt_topology *t)
 
 		if (!from[0])
 			continue;
-		if (dev_has_link(d)) {
+		if (pt_device_has_link(d)) {
 			fmt_link(link, sizeof(link), d->link_speed, d->link_width);
 			fprintf(c->out, "\t\"%s\" -> \"%s\" [label=\"%s\"%s];\n",
 				from, d->addr, link,
@@ -287,7 +285,7 @@ static void prom_dev_labels(FILE *f, const struct pt_topology *t,
 {
 	char name[16];
 
-	dev_name(t, d, name, sizeof(name));
+	pt_dev_name(t, d, name, sizeof(name));
 	prom_label(f, true, "device", d->addr);
 	prom_label(f, false, "name", name);
 	prom_label(f, false, "kind", ptc_kind_name(d->kind));
@@ -304,13 +302,13 @@ static void prom_path_labels(FILE *f, const struct pt_topology *t,
 	prom_label(f, true, "a", p->a);
 	d = pt_topology_find(t, p->a);
 	if (d)
-		dev_name(t, d, name, sizeof(name));
+		pt_dev_name(t, d, name, sizeof(name));
 	prom_label(f, false, "a_name", name);
 	prom_label(f, false, "b", p->b);
 	name[0] = '\0';
 	d = pt_topology_find(t, p->b);
 	if (d)
-		dev_name(t, d, name, sizeof(name));
+		pt_dev_name(t, d, name, sizeof(name));
 	prom_label(f, false, "b_name", name);
 }
 
@@ -365,7 +363,8 @@ static uint64_t link_fig(const struct pt_device *d, enum link_fig fig)
 	case LF_MAX_BW:
 		return (uint64_t)d->link_max_bw * 1000000;
 	case LF_ACTIVE:
-		/* as json_link(): without flags, a link with a speed is up */
+		/* as the JSON's "link": without flags, a link with a speed is
+		 * up */
 		return !pt_has(d, PCITOPO_A_DEV_LINK_FLAGS) ||
 		       (d->link_flags & PCITOPO_LINK_F_ACTIVE);
 	case LF_WIDTH_DOWN:
@@ -489,13 +488,14 @@ static int export_prometheus(struct ctx *c, const struct pt_topology *t)
 	}
 
 	/* upstream links live on endpoints and switch upstream ports; root and
-	 * downstream ports carry none (dev_has_link(), as the JSON's "link") */
+	 * downstream ports carry none (pt_device_has_link(), as the JSON's
+	 * "link") */
 	for (k = 0; k < sizeof(link_families) / sizeof(link_families[0]); k++) {
 		prom_family(f, link_families[k].name, link_families[k].help);
 		for (i = 0; i < t->n_devices; i++) {
 			const struct pt_device *d = &t->devices[i];
 
-			if (!dev_has_link(d))
+			if (!pt_device_has_link(d))
 				continue;
 			fputs(link_families[k].name, f);
 			prom_dev_labels(f, t, d);

@@ -9,6 +9,27 @@
 #include "ptc.h"
 #include "topoctl.h"
 
+/* The syntax of every extra-ID input: core/ptc_ids.c. */
+int parse_id(const char *s, unsigned int *vendor, unsigned int *device)
+{
+	struct ptc_extra_id id;
+
+	if (ptc_parse_id(s, strlen(s), PTC_ID_NO_KIND, &id))
+		return -EINVAL;
+	*vendor = id.vendor;
+	*device = id.device;
+	return 0;
+}
+
+int parse_kind(const char *s)
+{
+	u8 kind;
+
+	if (ptc_parse_kind(s, strlen(s), &kind))
+		return -EINVAL;
+	return kind;
+}
+
 /* "10de:2330 gpu" a line; -j an array of {"vendor", "device", "kind"} */
 void print_ids(struct ctx *c, const struct pt_id *ids, int n)
 {

@@ -33,8 +33,8 @@ static const char *event_name(unsigned int type)
 }
 
 /* One event, one line: the text and the JSON object from the same calls.
- * A device event's object is json_device()'s (the schema `export`
- * shares), a layout change's json_summary()'s; the text shows some of
+ * A device event's object is pr_device_object()'s (the schema `export`
+ * shares), a layout change's pr_summary_object()'s; the text shows some of
  * their fields, written by the call that shows them. */
 void print_event(struct ctx *c, const struct pt_event *ev)
 {
@@ -49,7 +49,7 @@ void print_event(struct ctx *c, const struct pt_event *ev)
 	pr_string(&o, PRINT_ANY, "event", " %s", event_name(ev->type));
 	if (ev->type == PCITOPO_CMD_LAYOUT_CHANGE_NTF) {
 		pr_open_object(&o, PRINT_ANY, "summary");
-		pr_merge(&o, json_summary(&ev->summary));
+		pr_summary_object(&o, &ev->summary);
 		pr_string(&o, PRINT_ANY, "layout", " %s",
 			  ptc_layout_name(ev->summary.layout));
 		pr_string_or(&o, PRINT_ANY, "reason", " (%s)",
@@ -60,18 +60,17 @@ void print_event(struct ctx *c, const struct pt_event *ev)
 			ev->summary.count_nics);
 	} else {
 		pr_open_object(&o, PRINT_ANY, "device");
-		pr_merge(&o, json_device(&none, d));
+		pr_device_object(&o, &none, d);
 		pr_string(&o, PRINT_ANY, "addr", " %s", d->addr);
 		pr_string(&o, PRINT_ANY, "role", " %s", ptc_role_name(d->role));
 		pr_string(&o, PRINT_ANY, "kind", " %s", ptc_kind_name(d->kind));
-		if (dev_has_link(d)) {
-			/* the text of the "link" object json_device() gave */
+		if (pt_device_has_link(d)) {
+			/* the text of the "link" object laid down above */
 			fmt_link(link, sizeof(link), d->link_speed, d->link_width);
 			fmt_link(max, sizeof(max), d->link_max_speed,
 				 d->link_max_width);
 			pr_text(&o, " link %s max %s", link, max);
-			pr_words(&o, PRINT_ANY, "flags", " flags %s",
-				 json_dev_flags(d));
+			pr_dev_flags(&o, PRINT_ANY, "flags", " flags %s", d);
 		}
 	}
 	pr_close_object(&o);

@@ -20,7 +20,39 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ptc.h"
 #include "topoctl.h"
+
+int add_extra_id(struct ctx *c, const char *s)
+{
+	struct ptc_extra_id id;
+	unsigned int vendor, device;
+	struct pt_id *na;
+	size_t i;
+	int kind;
+
+	if (ptc_parse_id(s, strlen(s), 0, &id))
+		return -EINVAL;
+	vendor = id.vendor;
+	device = id.device;
+	kind = id.kind;
+	for (i = 0; i < c->n_ids; i++)
+		if (c->ids[i].vendor == vendor && c->ids[i].device == device) {
+			c->ids[i].kind = (uint8_t)kind;	/* the last one wins */
+			return 0;
+		}
+	if (c->n_ids >= PCITOPO_MAX_EXTRA_IDS)
+		return -ENOSPC;
+	na = realloc(c->ids, (c->n_ids + 1) * sizeof(*na));
+	if (!na)
+		return -ENOMEM;
+	c->ids = na;
+	c->ids[c->n_ids].vendor = (uint16_t)vendor;
+	c->ids[c->n_ids].device = (uint16_t)device;
+	c->ids[c->n_ids].kind = (uint8_t)kind;
+	c->n_ids++;
+	return 0;
+}
 
 enum { OPT_SOURCE = 256, OPT_SYSFS, OPT_EXTRA_ID, OPT_ALL_NICS };
 
@@ -60,9 +92,9 @@ int parse_options(struct ctx *c, int argc, char **argv, int *optind_out)
 			return 0;
 		case OPT_SOURCE:
 			if (!strcmp(optarg, "netlink"))
-				c->source = SRC_NETLINK;
+				c->source = PT_SOURCE_NETLINK;
 			else if (!strcmp(optarg, "sysfs"))
-				c->source = SRC_SYSFS;
+				c->source = PT_SOURCE_SYSFS;
 			else
 				return usage_error(c, "unknown source '%s' (netlink or sysfs)",
 						   optarg);
@@ -98,10 +130,10 @@ int parse_options(struct ctx *c, int argc, char **argv, int *optind_out)
 		}
 	}
 	if (sysfs_dir) {
-		if (c->source == SRC_NETLINK)
+		if (c->source == PT_SOURCE_NETLINK)
 			return usage_error(c, "'--sysfs' reads a saved tree: it "
 					   "cannot go with '--source netlink'");
-		c->source = SRC_SYSFS;
+		c->source = PT_SOURCE_SYSFS;
 	}
 	*optind_out = optind;
 	return -1;

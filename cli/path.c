@@ -81,7 +81,7 @@ static void print_hop(struct pr *o, const struct pt_topology *t,
 	char name[16] = "";
 
 	if (d)
-		dev_name(t, d, name, sizeof(name));
+		pt_dev_name(t, d, name, sizeof(name));
 	pr_open_object(o, PRINT_ANY, NULL);
 	pr_string(o, PRINT_ANY, "addr", "    %-13s",
 		  d ? d->addr : h->host_bridge);
@@ -109,9 +109,9 @@ int print_path(struct ctx *c, const struct pt_topology *t,
 	size_t n = 0, i;
 
 	if (a)
-		dev_name(t, a, na, sizeof(na));
+		pt_dev_name(t, a, na, sizeof(na));
 	if (b)
-		dev_name(t, b, nb, sizeof(nb));
+		pt_dev_name(t, b, nb, sizeof(nb));
 	if (a && b)
 		n = route(t, a, b, hops, sizeof(hops) / sizeof(hops[0]));
 	fmt_bw(bw, sizeof(bw), p->bottleneck_bw);
@@ -119,7 +119,7 @@ int print_path(struct ctx *c, const struct pt_topology *t,
 	pr_open_object(&o, PRINT_ANY, NULL);
 	/* the path's object as `export` has it; each field the text shows is
 	 * then written into it by the call that prints it */
-	pr_merge(&o, json_path(t, p));
+	pr_path_object(&o, t, p);
 	pr_string(&o, PRINT_ANY, "a", "%s", p->a);
 	pr_string_or(&o, PRINT_ANY, "a_name", " (%s)", na, NULL);
 	pr_string(&o, PRINT_ANY, "b", " -> %s", p->b);
@@ -134,8 +134,7 @@ int print_path(struct ctx *c, const struct pt_topology *t,
 		     p->bottleneck, "-");
 	pr_uint_as(&o, PRINT_ANY, "bottleneck_bw", p->bottleneck_bw,
 		   ", %s each way\n", bw);
-	pr_words(&o, PRINT_ANY, "flags", "  flags:       %s\n",
-		 json_path_flags(p->flags));
+	pr_path_flags(&o, PRINT_ANY, "flags", "  flags:       %s\n", p->flags);
 	pr_text(&o, "  route:\n");
 	pr_open_array(&o, PRINT_ANY, "route", NULL, NULL);
 	for (i = 0; i < n; i++)
@@ -159,7 +158,7 @@ static int path_show(struct ctx *c, int argc, char **argv)
 	if (r)
 		return r;
 	for (i = 0; i < 2; i++) {
-		r = resolve_dev(&t, argv[i], &d[i]);
+		r = pt_dev_resolve(&t, argv[i], &d[i]);
 		if (r) {
 			fprintf(c->err, "topoctl: %s: %s\n", argv[i],
 				r == -EINVAL ? "not a device name (GPUn, NICn, NVMEn or a bus address)" :
@@ -170,23 +169,19 @@ static int path_show(struct ctx *c, int argc, char **argv)
 	}
 	if (c->from_sysfs) {
 		/* the table the module would hold, else the core's answer */
-		const struct pt_path *f = pt_topology_find_path(&t, d[0]->addr,
-								d[1]->addr);
 		struct ptc_topo pt;
+		const struct pt_path *f;
 
-		r = 0;
+		(void)pt_derive_open(&t, &pt);
+		f = pt_path_of(&pt, &t, d[0], d[1], &p);
 		if (f) {
-			p = *f;
-		} else if (derive_open(&t, &pt) ||
-			   derive_path(&pt, &t, d[0], d[1], &p)) {
+			r = print_path(c, &t, f);
+		} else {
 			fprintf(c->err, "topoctl: no path between %s and %s\n",
 				argv[0], argv[1]);
 			r = 1;
 		}
-		if (!f)
-			derive_close(&pt);
-		if (!r)
-			r = print_path(c, &t, &p);
+		pt_derive_close(&pt);
 	} else if ((r = pt_nl_get_path(c->nl, d[0]->addr, d[1]->addr, &p))) {
 		char what[64];
 

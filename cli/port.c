@@ -59,14 +59,14 @@ void port_link_view(const struct pt_topology *t, const struct pt_device *d,
 	out->present |= PT_BIT(PCITOPO_A_DEV_LINK_FLAGS);	/* 0: "no link" */
 }
 
-/* One row of the table. The JSON is the device's object (json_device(), the
- * schema `export` shares); each column the text shows is written by the
- * same call into it. LINK..MAX-BW are the text of its "link" object. */
+/* One row of the table. The JSON is the device's object
+ * (pr_device_object(), the schema `export` shares); each column the text
+ * shows is written by the same call into it. LINK..MAX-BW are the text of its "link" object. */
 static void print_port_row(struct pr *o, const struct pt_topology *t,
 			   const struct pt_device *v)
 {
 	char link[32] = "-", max[32] = "-", bw[24], mbw[24];
-	bool has = dev_has_link(v);
+	bool has = pt_device_has_link(v);
 
 	if (has) {
 		fmt_link(link, sizeof(link), v->link_speed, v->link_width);
@@ -75,12 +75,12 @@ static void print_port_row(struct pr *o, const struct pt_topology *t,
 	fmt_bw(bw, sizeof(bw), has ? v->link_bw : 0);
 	fmt_bw(mbw, sizeof(mbw), has ? v->link_max_bw : 0);
 	pr_open_object(o, PRINT_ANY, NULL);
-	pr_merge(o, json_device(t, v));
+	pr_device_object(o, t, v);
 	pr_string(o, PRINT_ANY, "addr", "%-13s", v->addr);
 	pr_string(o, PRINT_ANY, "role", " %-10s", ptc_role_name(v->role));
 	pr_string_or(o, PRINT_ANY, "switch", " %-13s", v->sw, "-");
 	pr_text(o, " %-12s %-12s %-10s %-10s", link, max, bw, mbw);
-	pr_words(o, PRINT_ANY, "flags", " %s\n", json_dev_flags(v));
+	pr_dev_flags(o, PRINT_ANY, "flags", " %s\n", v);
 	pr_close_object(o);
 }
 
@@ -136,7 +136,7 @@ static int port_show(struct ctx *c, int argc, char **argv)
 	r = load_topology(c, &t);
 	if (r)
 		return r;
-	r = resolve_dev(&t, argv[0], &d);
+	r = pt_dev_resolve(&t, argv[0], &d);
 	if (r || !is_port(d)) {
 		fprintf(c->err, "topoctl: %s: %s\n", argv[0],
 			r == -EINVAL ? "not a port address" :

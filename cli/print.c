@@ -20,7 +20,13 @@ void pr_begin(struct pr *p, struct ctx *c)
 	p->json = c->json;
 }
 
-int pr_end(struct pr *p)
+void pr_begin_tree(struct pr *p, struct ctx *c)
+{
+	pr_begin(p, c);
+	p->json = true;
+}
+
+struct json_object *pr_end_tree(struct pr *p)
 {
 	struct json_object *root = p->root;
 
@@ -30,10 +36,22 @@ int pr_end(struct pr *p)
 			json_object_put(p->lv[--p->depth].o);
 		json_object_put(root);
 		fputs("topoctl: internal error: unbalanced output\n", p->c->err);
-		return -EINVAL;
+		return NULL;
 	}
+	return root;
+}
+
+int pr_end(struct pr *p)
+{
+	bool misused = p->misuse || p->depth;
+	struct json_object *root = pr_end_tree(p);
+
+	if (misused)
+		return -EINVAL;
 	if (p->json && root)
 		emit_json(p->c, root);
+	else
+		json_object_put(root);
 	return 0;
 }
 
@@ -203,7 +221,7 @@ void pr_u64(struct pr *p, enum pr_where w, const char *key,
 {
 	if (!here(p, w))
 		return;
-	/* as fmt.c always wrote it: json-c's int64 (no counter gets near) */
+	/* json-c's int64, as -j always wrote it (no counter gets near) */
 	if (p->json)
 		add(p, key, json_object_new_int64((int64_t)v));
 	else if (fmt)
@@ -211,14 +229,26 @@ void pr_u64(struct pr *p, enum pr_where w, const char *key,
 }
 
 void pr_uint_as(struct pr *p, enum pr_where w, const char *key,
-		unsigned int v, const char *fmt, const char *t)
+		uint64_t v, const char *fmt, const char *t)
+{
+	if (!here(p, w))
+		return;
+	/* json-c's int64, as pr_u64() */
+	if (p->json)
+		add(p, key, json_object_new_int64((int64_t)v));
+	else if (fmt)
+		text(p, fmt, t);
+}
+
+void pr_bool_as(struct pr *p, enum pr_where w, const char *key, bool v,
+		const char *fmt, const char *t)
 {
 	if (!here(p, w))
 		return;
 	if (p->json)
-		add(p, key, json_object_new_int64(v));
+		add(p, key, json_object_new_boolean(v));
 	else if (fmt)
-		text(p, fmt, t);
+		text(p, fmt, t ? t : "");
 }
 
 void pr_json_as(struct pr *p, enum pr_where w, const char *key,
@@ -267,26 +297,72 @@ void pr_null(struct pr *p, enum pr_where w, const char *key,
 }
 
 void pr_words(struct pr *p, enum pr_where w, const char *key,
-	      const char *fmt, struct json_object *words)
+	      const char *fmt, const char *const *words, size_t n)
 {
-	size_t i, n = json_object_array_length(words);
+	struct json_object *a;
 	char *buf = NULL;
-	size_t len = 0;
+	size_t i, len = 0;
 	FILE *f;
 
-	if (here(p, w) && p->json) {
-		add(p, key, json_object_get(words));
-	} else if (here(p, w) && fmt) {
+	if (!here(p, w))
+		return;
+	if (p->json) {
+		a = json_object_new_array();
+		for (i = 0; i < n; i++)
+			json_object_array_add(a,
+					      json_object_new_string(words[i]));
+		add(p, key, a);
+	} else if (fmt) {
 		/* joined apart first: fmt may pad the whole list */
 		f = open_memstream(&buf, &len);
 		for (i = 0; f && i < n; i++)
-			fprintf(f, "%s%s", i ? "," : "", json_object_get_string(
-				json_object_array_get_idx(words, i)));
+			fprintf(f, "%s%s", i ? "," : "", words[i]);
 		if (f && !fclose(f))
 			text(p, fmt, n ? buf : "-");
 		free(buf);
 	}
-	json_object_put(words);
+}
+
+/* JSON: x as written with digits decimals (json-c keeps the text) */
+static struct json_object *fixed(double x, int digits)
+{
+	char buf[48];
+
+	snprintf(buf, sizeof(buf), "%.*f", digits, x);
+	return json_object_new_double_s(x, buf);
+}
+
+void pr_float(struct pr *p, enum pr_where w, const char *key, int digits,
+	      const char *fmt, double v)
+{
+	if (!here(p, w))
+		return;
+	if (p->json)
+		add(p, key, fixed(v, digits));
+	else if (fmt)
+		text(p, fmt, v);
+}
+
+void pr_float_as(struct pr *p, enum pr_where w, const char *key, double v,
+		 int digits, const char *fmt, const char *t)
+{
+	if (!here(p, w))
+		return;
+	if (p->json)
+		add(p, key, fixed(v, digits));
+	else if (fmt)
+		text(p, fmt, t ? t : "");
+}
+
+void pr_double(struct pr *p, enum pr_where w, const char *key,
+	       const char *fmt, double v)
+{
+	if (!here(p, w))
+		return;
+	if (p->json)
+		add(p, key, json_object_new_double(v));
+	else if (fmt)
+		text(p, fmt, v);
 }
 
 void pr_text(struct pr *p, const char *fmt, ...)
@@ -304,28 +380,4 @@ void pr_nl(struct pr *p)
 {
 	if (here(p, PRINT_FP))
 		fputc('\n', p->c->out);
-}
-
-void pr_json(struct pr *p, const char *key, struct json_object *v)
-{
-	if (here(p, PRINT_JSON))
-		add(p, key, v);
-	else
-		json_object_put(v);
-}
-
-void pr_merge(struct pr *p, struct json_object *v)
-{
-	struct pr_level *l = top(p);
-
-	if (here(p, PRINT_JSON)) {
-		if (!l || l->array || !json_object_is_type(v, json_type_object))
-			p->misuse = true;
-		else {
-			json_object_object_foreach(v, k, m)
-				json_object_object_add(l->o, k,
-						       json_object_get(m));
-		}
-	}
-	json_object_put(v);
 }

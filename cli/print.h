@@ -20,8 +20,8 @@
  * `open` before its first element, `sep` between elements, then `close`, or
  * `none` when it had none; an object prints nothing of its own.
  *
- * Values: an empty or NULL string is JSON null (as fmt.c's objects have
- * always written "no value"). fmt is a printf format taking the value (no
+ * Values: an empty or NULL string is JSON null (as -j has always written
+ * "no value"). fmt is a printf format taking the value (no
  * format attribute: PRINT_JSON calls pass NULL, which gcc would flag); fmt
  * NULL prints no text.
  */
@@ -29,6 +29,7 @@
 #define PCITOPO_CLI_PRINT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <json-c/json.h>
@@ -87,7 +88,10 @@ void pr_u64(struct pr *p, enum pr_where w, const char *key,
 /* A number whose text is worded apart (fmt takes the string text):
  * "4.0 GB/s" for 4000 MB/s, "unknown" for no NUMA node... */
 void pr_uint_as(struct pr *p, enum pr_where w, const char *key,
-		unsigned int v, const char *fmt, const char *text);
+		uint64_t v, const char *fmt, const char *text);
+/* The same for a boolean: "yes, once" for true... */
+void pr_bool_as(struct pr *p, enum pr_where w, const char *key, bool v,
+		const char *fmt, const char *text);
 /* As pr_uint_as(), for any JSON value: v (consumed; NULL is null) under
  * key, the text `text` through fmt (diff's "x16 -> x8" of 16 and 8). */
 void pr_json_as(struct pr *p, enum pr_where w, const char *key,
@@ -104,23 +108,59 @@ void pr_bool(struct pr *p, enum pr_where w, const char *key,
 void pr_null(struct pr *p, enum pr_where w, const char *key,
 	     const char *fmt, const char *text);
 
-/* A list of words under key: words is a json-c array of strings (consumed),
- * as fmt.c's json_dev_flags() and json_path_flags() give; the text is
- * fmt (taking a string) of the words joined by ',', or of "-" for none. */
+/* A list of words under key (a JSON array of strings); the text is fmt
+ * (taking a string) of the words joined by ',', or of "-" for none. */
 void pr_words(struct pr *p, enum pr_where w, const char *key,
-	      const char *fmt, struct json_object *words);
+	      const char *fmt, const char *const *words, size_t n);
+
+/* A figure with a fixed number of decimals in the JSON ("%.*f": 22000.0
+ * with 1), the text fmt of v (a double). */
+void pr_float(struct pr *p, enum pr_where w, const char *key, int digits,
+	      const char *fmt, double v);
+/* As pr_float(), the text worded apart (fmt takes the string text): the
+ * JSON's MB/s as the text's GB/s. */
+void pr_float_as(struct pr *p, enum pr_where w, const char *key, double v,
+		 int digits, const char *fmt, const char *text);
+/* A double as json-c writes one (shortest exact), the text fmt of v. */
+void pr_double(struct pr *p, enum pr_where w, const char *key,
+	       const char *fmt, double v);
 
 /* The text only: printf() to c->out, and a newline. */
 void pr_text(struct pr *p, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void pr_nl(struct pr *p);
 
-/* The JSON only, for objects fmt.c builds for more than one command
- * (json_device(), the schema `export` shares): v (consumed; NULL is null)
- * under key. pr_merge() adds each key of object v to the object open, in
- * v's order; the view's own calls for the same keys then replace the
- * values in place, so what the text shows is what the JSON holds. */
-void pr_json(struct pr *p, const char *key, struct json_object *v);
-void pr_merge(struct pr *p, struct json_object *v);
+/* A view whose JSON is kept, not printed, whatever c->json: what `diff`
+ * compares (the export's tree). pr_end_tree() returns that tree (the
+ * caller's to put), or NULL if the view opened and closed unevenly. */
+void pr_begin_tree(struct pr *p, struct ctx *c);
+struct json_object *pr_end_tree(struct pr *p);
+
+/*
+ * The model's objects (print_objects.c), JSON only: every key of the
+ * summary, a device or a path, in the order every -j command and `export`
+ * share, added to the object open. A view lays one down first, then shows
+ * what its text shows with its own calls for the same keys, which replace
+ * the values in place (json-c keeps a key where it was first added), so
+ * what the text shows is what the JSON holds.
+ */
+struct pt_summary;
+struct pt_device;
+struct pt_path;
+struct pt_topology;
+void pr_summary_object(struct pr *p, const struct pt_summary *s);
+void pr_device_object(struct pr *p, const struct pt_topology *t,
+		      const struct pt_device *d);
+/* t may be NULL: no names then */
+void pr_path_object(struct pr *p, const struct pt_topology *t,
+		    const struct pt_path *path);
+/* The flags of a device or a path as words (pr_words()): "link-down",
+ * "speed-low", "acs-redirect", "numa-unknown"... */
+void pr_dev_flags(struct pr *p, enum pr_where w, const char *key,
+		  const char *fmt, const struct pt_device *d);
+void pr_path_flags(struct pr *p, enum pr_where w, const char *key,
+		   const char *fmt, unsigned int flags);
+/* {"summary", "devices", "paths"}: what `export --format json` prints */
+void pr_export_object(struct pr *p, const struct pt_topology *t);
 
 #endif /* PCITOPO_CLI_PRINT_H */

@@ -3,7 +3,7 @@
  * topoctl: what `advise` (advise.c) and `bench` (bench.c, bench_cuda.c,
  * cudart.c) share: the model's constants from /etc/pcitopo/model.conf,
  * --config and --set, the machine's CPUs and memory (cpuinfo, SMBIOS), and
- * the current topology as the model sees it.
+ * the current topology as the model sees it (ptm_cli.c).
  */
 #ifndef PCITOPO_CLI_PTM_CLI_H
 #define PCITOPO_CLI_PTM_CLI_H

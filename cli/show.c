@@ -32,9 +32,9 @@ static void for_each_listed(const struct pt_topology *t,
 				fn(c, t, &t->devices[i], arg);
 }
 
-/* One row: the device's object (json_device(), the schema `export` shares),
- * each column the text shows written into it by the same call; LINK and MAX
- * are the text of its "link" object. */
+/* One row: the device's object (pr_device_object(), the schema `export`
+ * shares), each column the text shows written into it by the same call;
+ * LINK and MAX are the text of its "link" object. */
 static void print_row(struct ctx *c, const struct pt_topology *t,
 		      const struct pt_device *d, void *arg)
 {
@@ -42,13 +42,13 @@ static void print_row(struct ctx *c, const struct pt_topology *t,
 	struct pr *o = arg;
 
 	(void)c;
-	dev_name(t, d, name, sizeof(name));
-	if (dev_has_link(d)) {
+	pt_dev_name(t, d, name, sizeof(name));
+	if (pt_device_has_link(d)) {
 		fmt_link(link, sizeof(link), d->link_speed, d->link_width);
 		fmt_link(max, sizeof(max), d->link_max_speed, d->link_max_width);
 	}
 	pr_open_object(o, PRINT_ANY, NULL);
-	pr_merge(o, json_device(t, d));
+	pr_device_object(o, t, d);
 	pr_string(o, PRINT_ANY, "name", "%-6s", name);
 	pr_string(o, PRINT_ANY, "addr", " %-13s", d->addr);
 	pr_string_or(o, PRINT_ANY, "switch", " %-13s", d->sw, "-");
@@ -58,7 +58,7 @@ static void print_row(struct ctx *c, const struct pt_topology *t,
 	else
 		pr_null(o, PRINT_ANY, "numa_node", " %-4s", "-");
 	pr_text(o, " %-12s %-12s", link, max);
-	pr_words(o, PRINT_ANY, "flags", " %s\n", json_dev_flags(d));
+	pr_dev_flags(o, PRINT_ANY, "flags", " %s\n", d);
 	pr_close_object(o);
 }
 
@@ -69,7 +69,7 @@ int print_show(struct ctx *c, const struct pt_topology *t)
 
 	pr_begin(&o, c);
 	pr_open_object(&o, PRINT_ANY, NULL);
-	pr_merge(&o, json_summary(s));
+	pr_summary_object(&o, s);
 	pr_string(&o, PRINT_ANY, "layout", "layout: %s",
 		  ptc_layout_name(s->layout));
 	pr_string_or(&o, PRINT_ANY, "reason", " (%s)", s->reason, NULL);

@@ -2,9 +2,10 @@
 /*
  * topoctl: shared declarations. Each object lives in its own file (show.c,
  * topo.c, port.c, dev.c, path.c, monitor.c, id.c, admin.c, diff.c); main.c
- * parses the options and dispatches through one table; names.c turns "GPU3",
- * "NIC0" or a bus address into a device; fmt.c formats figures for text and
- * JSON.
+ * parses the options and dispatches through one table; fmt.c words
+ * figures for the text, print.c prints text and JSON from the same calls
+ * (print.h). What is the library's (device names, derived paths, where the
+ * model comes from) is in lib/: devname.h, derive.h, load.h.
  *
  * Printers take the model (lib/model.h) and write to ctx->out, so that the
  * unit tests run them on synthetic topologies.
@@ -17,6 +18,9 @@
 
 #include <json-c/json.h>
 
+#include "derive.h"
+#include "devname.h"
+#include "load.h"
 #include "model.h"
 #include "nl.h"
 #include "sysfs.h"
@@ -29,10 +33,6 @@
 /* Exit codes: 0 ok, 1 runtime error, 2 usage error. */
 #define EXIT_USAGE	2
 
-/* Where the model comes from: --source, or netlink when the module's family
- * exists and sysfs (libpci, lib/sysfs.h) otherwise. */
-enum source { SRC_AUTO, SRC_NETLINK, SRC_SYSFS };
-
 struct ctx {
 	bool json;
 	bool pretty;
@@ -40,7 +40,7 @@ struct ctx {
 	FILE *err;
 	const char *sysfs;	/* "/sys", --sysfs DIR, or $TOPOCTL_SYSFS (tests) */
 	struct pt_nl *nl;
-	enum source source;	/* asked for */
+	enum pt_source source;	/* --source: asked for (lib/load.h) */
 	bool from_sysfs;	/* what load_topology() used */
 	const char *ids_file;	/* extra IDs of the sysfs source */
 	struct pt_id *ids;	/* --extra-id, then the file's */
@@ -73,7 +73,8 @@ int usage_error(struct ctx *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int nl_error(struct ctx *c, const char *what, int err);
 int open_nl(struct ctx *c);
-/* The model from the chosen source; the sysfs source at generation 0. */
+/* The model from the chosen source (pt_load()), the sysfs source at
+ * generation 0; else a message on c->err and an exit code. */
 int load_topology(struct ctx *c, struct pt_topology *t);
 /* "netlink" or "sysfs": where the last load_topology() read from */
 const char *source_name(const struct ctx *c);
@@ -87,26 +88,14 @@ void print_object_help(struct ctx *c, const char *object,
 FILE *errjson_open(void);
 void errjson_finish(struct ctx *c, int rc);
 
-/* names.c */
-/* Index of an endpoint among the endpoints of its kind in bus order, or -1
- * (t must be sorted). Kinds with names: GPU, NIC, NVME. */
-int dev_index(const struct pt_topology *t, const struct pt_device *d);
-/* "GPU3", "NIC0", "NVME1", or "" for devices without an index. */
-void dev_name(const struct pt_topology *t, const struct pt_device *d,
-	      char *buf, size_t len);
-/* "GPU3"/"gpu3", "NIC0", "NVME0", "DDDD:BB:DD.F" or "BB:DD.F". -EINVAL: not
- * a device name; -ENODEV: no such device in t. */
-int resolve_dev(const struct pt_topology *t, const char *arg,
-		const struct pt_device **out);
-/* Canonical address "DDDD:BB:DD.F" of a bus address; -EINVAL otherwise. */
-int canon_addr(const char *arg, char *buf, size_t len);
+/* id.c */
 /* "VVVV:DDDD" without a kind (`id add`, `id del`), the syntax of
  * core/ptc_ids.c; -EINVAL otherwise. */
 int parse_id(const char *s, unsigned int *vendor, unsigned int *device);
 /* "gpu", "nic", "nvme" in either case -> enum pcitopo_kind; -EINVAL otherwise. */
 int parse_kind(const char *s);
-/* "VVVV:DDDD[:kind]" of --extra-id (core/ptc_ids.c: exactly 4 hex digits
- * each, as the module's extra_ids and new_id), added to c->ids once;
+/* opts.c: "VVVV:DDDD[:kind]" of --extra-id (core/ptc_ids.c: exactly 4 hex
+ * digits each, as the module's extra_ids and new_id), added to c->ids once;
  * -EINVAL if malformed, -ENOSPC past PCITOPO_MAX_EXTRA_IDS. */
 int add_extra_id(struct ctx *c, const char *s);
 
@@ -115,19 +104,6 @@ void fmt_speed(char *buf, size_t len, unsigned int mts);
 /* "32GT/s x16", "-" when the device has no upstream link. */
 void fmt_link(char *buf, size_t len, unsigned int mts, unsigned int width);
 void fmt_bw(char *buf, size_t len, unsigned int mbs);	/* "31.5 GB/s" */
-bool dev_has_link(const struct pt_device *d);
-/* Link flags as words: "speed-low", "downtrained-width", "link-down";
- * and device flags: "acs-redirect", "hotplug". Joined by ','; "-" if none. */
-void fmt_dev_flags(char *buf, size_t len, const struct pt_device *d);
-void fmt_path_flags(char *buf, size_t len, unsigned int flags);
-struct json_object *json_dev_flags(const struct pt_device *d);
-struct json_object *json_path_flags(unsigned int flags);
-struct json_object *json_link(const struct pt_device *d);
-struct json_object *json_device(const struct pt_topology *t,
-				const struct pt_device *d);
-struct json_object *json_path(const struct pt_topology *t,
-			      const struct pt_path *p);
-struct json_object *json_summary(const struct pt_summary *s);
 /* CPUs of NUMA node n from SYSFS/devices/system/node/nodeN/cpulist; "N/A"
  * for n < 0 or when unreadable. */
 void numa_cpulist(const struct ctx *c, int node, char *buf, size_t len);
@@ -144,15 +120,6 @@ void port_link_view(const struct pt_topology *t, const struct pt_device *d,
 void print_detail(struct ctx *c, const struct pt_topology *t,
 		  const struct pt_device *d, bool port);
 
-/* derive.c: paths the module does not report, by core/ on the device table
- * (index i of the ptc_topo is t->devices[i]; t must not change meanwhile) */
-struct ptc_topo;
-int derive_open(const struct pt_topology *t, struct ptc_topo *out);
-int derive_path(const struct ptc_topo *pt, const struct pt_topology *t,
-		const struct pt_device *a, const struct pt_device *b,
-		struct pt_path *p);
-void derive_close(struct ptc_topo *pt);
-
 /* printers: the data behind each read command */
 int print_show(struct ctx *c, const struct pt_topology *t);
 int print_topo(struct ctx *c, const struct pt_topology *t);
@@ -168,8 +135,9 @@ void print_ids(struct ctx *c, const struct pt_id *ids, int n);
  * unknown */
 int export_format(const char *name);
 int print_export(struct ctx *c, const struct pt_topology *t, int format);
-/* The object of `export --format json`: {"summary", "devices", "paths"}. */
-struct json_object *json_export(const struct pt_topology *t);
+/* The tree of `export --format json`, {"summary", "devices", "paths"}
+ * (pr_export_object()), for diff to compare; NULL after a message. */
+struct json_object *export_tree(struct ctx *c, const struct pt_topology *t);
 /* diff.c: FILE's text (len bytes and a NUL; name: FILE in messages) as an
  * export object in *out, checked as `diff` needs it; else a message on
  * c->err and EXIT_USAGE. */

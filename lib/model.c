@@ -86,7 +86,7 @@ int pt_addr_key(const char *addr, uint64_t *key)
 	return 0;
 }
 
-static int cmp_addr(const char *a, const char *b)
+int pt_addr_cmp(const char *a, const char *b)
 {
 	uint64_t ka, kb;
 	int ea = pt_addr_key(a, &ka), eb = pt_addr_key(b, &kb);
@@ -106,15 +106,15 @@ static int cmp_dev(const void *x, const void *y)
 {
 	const struct pt_device *a = x, *b = y;
 
-	return cmp_addr(a->addr, b->addr);
+	return pt_addr_cmp(a->addr, b->addr);
 }
 
 static int cmp_path(const void *x, const void *y)
 {
 	const struct pt_path *a = x, *b = y;
-	int r = cmp_addr(a->a, b->a);
+	int r = pt_addr_cmp(a->a, b->a);
 
-	return r ? r : cmp_addr(a->b, b->b);
+	return r ? r : pt_addr_cmp(a->b, b->b);
 }
 
 void pt_topology_sort(struct pt_topology *t)
@@ -154,6 +154,13 @@ bool pt_device_acs_redirect(const struct pt_device *d)
 {
 	return pt_has(d, PCITOPO_A_DEV_ACS_CTRL) &&
 	       ptc_acs_redirect(d->role, d->acs_cap, d->acs_ctrl);
+}
+
+bool pt_device_has_link(const struct pt_device *d)
+{
+	return pt_has(d, PCITOPO_A_DEV_LINK_FLAGS) ?
+	       (d->link_flags & PCITOPO_LINK_F_PRESENT) != 0 :
+	       d->link_speed != 0;
 }
 
 bool pt_device_is_dsp(const struct pt_device *d)

@@ -127,6 +127,9 @@ void pt_topology_free(struct pt_topology *t);	/* frees the arrays, zeroes *t */
  * bus, devfn in PCI bus order. Returns 0 or -EINVAL.
  */
 int pt_addr_key(const char *addr, uint64_t *key);
+/* Two addresses (or host bridges) in PCI bus order, <0, 0, >0 as strcmp();
+ * unparsable ones last, by text, so that the order stays total. */
+int pt_addr_cmp(const char *a, const char *b);
 /* Devices by address in PCI bus order, paths by (a, b) in bus order. */
 void pt_topology_sort(struct pt_topology *t);
 
@@ -141,6 +144,9 @@ const struct pt_path *pt_topology_find_path(const struct pt_topology *t,
  * ACS capability implements).
  */
 bool pt_device_acs_redirect(const struct pt_device *d);
+/* Whether the device has an upstream link: the module's PRESENT flag, else
+ * (an older module, a saved tree) a link speed. */
+bool pt_device_has_link(const struct pt_device *d);
 /* Whether the device is a downstream-facing port (root or switch downstream). */
 bool pt_device_is_dsp(const struct pt_device *d);
 

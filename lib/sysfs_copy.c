@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "health.h"
 #include "rfile.h"
 #include "sysfs.h"
 #include "sysfs_err.h"
@@ -90,9 +91,20 @@ static const char *const dev_attrs[] = {
 	"secondary_bus_number", "subordinate_bus_number", "current_link_speed",
 	"current_link_width", "max_link_speed", "max_link_width", "label",
 	"modalias", "enable", "d3cold_allowed", "msi_bus", "ari_enabled",
-	/* the evidence `topoctl doctor` reads (health.h) */
-	"aer_dev_correctable", "aer_dev_nonfatal", "aer_dev_fatal",
 };
+
+#define N_DEV_ATTRS	(sizeof(dev_attrs) / sizeof(dev_attrs[0]))
+
+/* dev_attrs[k], then the AER counters `topoctl doctor` reads, named where
+ * health.c reads them (pt_aer_file()); NULL past the last. */
+static const char *dev_file(size_t k)
+{
+	if (k < N_DEV_ATTRS)
+		return dev_attrs[k];
+	if (k - N_DEV_ATTRS < PT_AER_KINDS)
+		return pt_aer_file((enum pt_aer_kind)(k - N_DEV_ATTRS));
+	return NULL;
+}
 
 /*
  * The device's iommu_group link, pointing into DIR/kernel/iommu_groups/N as
@@ -213,11 +225,10 @@ static int snap_devices(const char *root, const char *rroot, const char *dir)
 		sub = rp + rlen + 1;	/* "devices/pci0000:00/0000:00:01.0" */
 		snprintf(dst, sizeof(dst), "%s/%s", dir, sub);
 		r = mkdirs(dst);
-		for (k = 0; !r && k < sizeof(dev_attrs) / sizeof(dev_attrs[0]);
-		     k++) {
-			snprintf(src, sizeof(src), "%s/%s", rp, dev_attrs[k]);
+		for (k = 0; !r && dev_file(k); k++) {
+			snprintf(src, sizeof(src), "%s/%s", rp, dev_file(k));
 			snprintf(dst, sizeof(dst), "%s/%s/%s", dir, sub,
-				 dev_attrs[k]);
+				 dev_file(k));
 			r = copy_file(src, dst, 4096);
 			if (r == -ENOENT || r == -EACCES || r == -EPERM)
 				r = 0;	/* not every device has every file */

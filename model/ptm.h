@@ -5,7 +5,7 @@
  * prediction beside each measured figure).
  *
  * Input is a resolved core topology (struct ptc_topo, core/ptc.h): the one
- * the server has now (topoctl converts its device table with derive_open())
+ * the server has now (topoctl converts its device table with pt_derive_open())
  * or one of the three candidate layouts that ptm_layout_build() generates
  * from a hardware description (struct ptm_hw). The model never reads
  * hardware (cpuinfo.c and smbios.c read files, conf.c the override file;

@@ -51,13 +51,14 @@ static void one_word(const char *w, size_t len)
 	int l, r;
 
 	for (l = 0; l < SY_COUNT; l++) {
-		r = resolve_dev(&topo[l], w, &d);
+		r = pt_dev_resolve(&topo[l], w, &d);
 		if (!r && (!d || !pt_topology_find(&topo[l], d->addr)))
 			abort();	/* a found device is in the table */
 	}
-	if (!canon_addr(w, buf, sizeof(buf))) {
+	if (!pt_addr_canon(w, buf, sizeof(buf))) {
 		/* canonical addresses parse back to themselves */
-		if (canon_addr(buf, buf, sizeof(buf)) || strlen(buf) >= sizeof(buf))
+		if (pt_addr_canon(buf, buf, sizeof(buf)) ||
+		    strlen(buf) >= sizeof(buf))
 			abort();
 		if (pt_addr_key(buf, &key))
 			abort();

@@ -28,7 +28,7 @@ static const struct pt_device *by(const struct pt_topology *t, const char *n)
 {
 	const struct pt_device *d = NULL;
 
-	return resolve_dev(t, n, &d) ? NULL : d;
+	return pt_dev_resolve(t, n, &d) ? NULL : d;
 }
 
 static int p_show(struct ctx *c, const struct pt_topology *t)
@@ -263,12 +263,12 @@ static void test_layout(enum synth_layout l)
 		struct ptc_topo pt;
 		struct pt_path dp;
 		size_t bad = 0;
-		int r = derive_open(&t, &pt);
+		int r = pt_derive_open(&t, &pt);
 
 		for (i = 0; !r && i < t.n_paths; i++) {
 			const struct pt_path *p = &t.paths[i];
 
-			if (derive_path(&pt, &t, pt_topology_find(&t, p->a),
+			if (pt_derive_path(&pt, &t, pt_topology_find(&t, p->a),
 					pt_topology_find(&t, p->b), &dp) ||
 			    dp.path_class != p->path_class ||
 			    dp.flags != p->flags ||
@@ -284,7 +284,7 @@ static void test_layout(enum synth_layout l)
 		}
 		tap_ok(!r && !bad, "%s: core's ptc_path agrees on all %zu paths (%zu differ)",
 		   ln, t.n_paths, bad);
-		derive_close(&pt);
+		pt_derive_close(&pt);
 	}
 
 	/* JSON content of the matrix agrees with the text */
@@ -362,11 +362,12 @@ static void test_names(void)
 	if (synth_build(&t, SY_BALANCE))
 		return;
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		r = resolve_dev(&t, cases[i].arg, &d);
+		r = pt_dev_resolve(&t, cases[i].arg, &d);
 		tap_ok(r == cases[i].err &&
 		   (!cases[i].addr || (d && !strcmp(d->addr, cases[i].addr))),
-		   "resolve_dev(\"%s\") = %d%s%s", cases[i].arg, cases[i].err,
-		   cases[i].addr ? " " : "", cases[i].addr ? cases[i].addr : "");
+		   "pt_dev_resolve(\"%s\") = %d%s%s", cases[i].arg,
+		   cases[i].err, cases[i].addr ? " " : "",
+		   cases[i].addr ? cases[i].addr : "");
 	}
 	/* GPU numbering follows bus order, not the order the kernel dumped */
 	u = t;
@@ -376,7 +377,7 @@ static void test_names(void)
 	u.paths = NULL;
 	u.n_paths = 0;
 	pt_topology_sort(&u);
-	r = resolve_dev(&u, "GPU5", &d);
+	r = pt_dev_resolve(&u, "GPU5", &d);
 	tap_ok(!r && !strcmp(d->addr, "0000:84:00.0"),
 	   "GPU5 is the sixth GPU in bus order after sorting a reversed dump");
 	free(u.devices);
@@ -420,7 +421,7 @@ static void test_nic_names(void)
 	n1 = (struct pt_device *)pt_topology_find(&t, "0000:87:00.0");
 	snprintf(n0->rdma, sizeof(n0->rdma), "mlx5_10");
 	snprintf(n1->rdma, sizeof(n1->rdma), "mlx5_2");
-	tap_ok(!resolve_dev(&t, "NIC0", &d) && d == n1,
+	tap_ok(!pt_dev_resolve(&t, "NIC0", &d) && d == n1,
 	   "NIC0 is mlx5_2 (RDMA name order, digits as numbers), not the first in bus order");
 	txt = topo_text(&t, false);
 	tap_ok(strstr(txt, "  NIC0: mlx5_2 (0000:87:00.0)\n") &&
@@ -430,8 +431,8 @@ static void test_nic_names(void)
 
 	n1->rdma[0] = '\0';		/* a plain Ethernet port */
 	snprintf(n1->netdev, sizeof(n1->netdev), "eno1");
-	tap_ok(!resolve_dev(&t, "NIC0", &d) && d == n0 &&
-	   !resolve_dev(&t, "NIC1", &d) && d == n1,
+	tap_ok(!pt_dev_resolve(&t, "NIC0", &d) && d == n0 &&
+	   !pt_dev_resolve(&t, "NIC1", &d) && d == n1,
 	   "a plain NIC is named after the RDMA ones");
 	txt = topo_text(&t, false);
 	tap_ok(strstr(txt, "\tNIC0\tCPU Affinity") && !strstr(txt, "NIC1") &&
@@ -479,9 +480,6 @@ static void test_fmt(void)
 	tap_ok(!strcmp(b, "64GT/s"), "fmt_speed 64000 -> 64GT/s");
 	fmt_bw(b, sizeof(b), 63015);
 	tap_ok(!strcmp(b, "63.0 GB/s"), "fmt_bw 63015 -> 63.0 GB/s");
-	fmt_path_flags(b, sizeof(b), PCITOPO_PATH_F_ACS_REDIRECT |
-		       PCITOPO_PATH_F_WIDTH_DOWN);
-	tap_ok(!strcmp(b, "acs-redirect,downtrained-width"), "fmt_path_flags");
 }
 
 /* Label values of the Prometheus export: the format's three escapes, and
@@ -587,7 +585,7 @@ static char *diff_capture(const struct pt_topology *was,
 			  const struct pt_topology *t, bool json, int *rc)
 {
 	struct ctx c = { .json = json, .err = stderr, .sysfs = SYSFS };
-	struct json_object *e = json_export(was), *o = NULL;
+	struct json_object *e = export_tree(&c, was), *o = NULL;
 	const char *text = json_object_to_json_string(e);
 	char *buf = NULL;
 	size_t len = 0;
@@ -708,7 +706,9 @@ static void layer_calls(struct ctx *c, bool empty, bool unbalanced)
 
 	pr_begin(&o, c);
 	pr_open_object(&o, PRINT_ANY, NULL);
-	pr_merge(&o, json_tokener_parse("{\"k\": 1, \"m\": 2}"));
+	/* laid down first, k then replaced in place */
+	pr_uint(&o, PRINT_JSON, "k", NULL, 1);
+	pr_uint(&o, PRINT_JSON, "m", NULL, 2);
 	pr_string(&o, PRINT_ANY, "a", "a=%s", "x");
 	pr_string_or(&o, PRINT_ANY, "b", " b=%s", "", "-");
 	pr_string_or(&o, PRINT_ANY, "c", " c=%s", NULL, NULL);
@@ -724,7 +724,7 @@ static void layer_calls(struct ctx *c, bool empty, bool unbalanced)
 	pr_open_array(&o, PRINT_JSON, "hidden", "X", "X");
 	pr_string(&o, PRINT_ANY, NULL, "X%s", "h");
 	pr_close_array(&o, "X", "X");
-	pr_words(&o, PRINT_ANY, "w", " w=%s", json_path_flags(0));
+	pr_path_flags(&o, PRINT_ANY, "w", " w=%s", 0);
 	pr_nl(&o);
 	if (!unbalanced)
 		pr_close_object(&o);
@@ -810,6 +810,71 @@ static void kept_calls(struct ctx *c, const void *arg)
 	pr_nl(&o);
 	pr_close_object(&o);
 	(void)pr_end(&o);
+}
+
+static void figure_calls(struct ctx *c, const void *arg)
+{
+	static const char *const words[] = { "one", "two" };
+	struct pr o;
+
+	(void)arg;
+	pr_begin(&o, c);
+	pr_open_object(&o, PRINT_ANY, NULL);
+	pr_float(&o, PRINT_ANY, "f", 1, "f=%.2f", 22000.04);
+	pr_float_as(&o, PRINT_ANY, "g", 43567.8912, 3, " g=%s", "43.6 GB/s");
+	pr_double(&o, PRINT_ANY, "d", " d=%.1f", 0.25);
+	pr_words(&o, PRINT_ANY, "w", " w=%s", words, 2);
+	pr_path_flags(&o, PRINT_ANY, "p", " p=%-31s|",
+		      PCITOPO_PATH_F_ACS_REDIRECT | PCITOPO_PATH_F_WIDTH_DOWN);
+	pr_nl(&o);
+	pr_close_object(&o);
+	(void)pr_end(&o);
+}
+
+/* Figures: fixed decimals in the JSON, the text's own wording; words
+ * joined in the text (padded whole), an array in the JSON. */
+static void test_print_figures(void)
+{
+	char *t = capture_view(figure_calls, NULL, false);
+	char *j = capture_view(figure_calls, NULL, true);
+
+	if (!tap_ok(t && !strcmp(t, "f=22000.04 g=43.6 GB/s d=0.2 w=one,two "
+				 "p=acs-redirect,downtrained-width |\n"),
+		    "print layer: figures and words, text"))
+		printf("# got '%s'\n", t ? t : "(null)");
+	if (!tap_ok(j && !strcmp(j, "{\"f\":22000.0,\"g\":43567.891,"
+				 "\"d\":0.25,\"w\":[\"one\",\"two\"],"
+				 "\"p\":[\"acs-redirect\","
+				 "\"downtrained-width\"]}\n"),
+		    "print layer: figures and words, JSON"))
+		printf("# got '%s'\n", j ? j : "(null)");
+	free(t);
+	free(j);
+}
+
+/* pr_begin_tree(): the JSON kept whatever -j says, nothing printed */
+static void test_print_tree(void)
+{
+	struct ctx c = { .json = false, .err = stderr, .sysfs = SYSFS };
+	struct json_object *o;
+	char *buf = NULL;
+	size_t len = 0;
+	struct pr p;
+
+	c.out = open_memstream(&buf, &len);
+	if (!c.out)
+		abort();
+	pr_begin_tree(&p, &c);
+	pr_open_object(&p, PRINT_ANY, NULL);
+	pr_uint(&p, PRINT_ANY, "n", "n=%u", 3);
+	pr_close_object(&p);
+	o = pr_end_tree(&p);
+	fclose(c.out);
+	tap_ok(o && !strcmp(json_object_to_json_string_ext(o,
+		JSON_C_TO_STRING_PLAIN), "{\"n\":3}") && !len,
+	       "print layer: a kept tree, nothing printed");
+	json_object_put(o);
+	free(buf);
 }
 
 /* pr_string_keep(): "" stays "" (doctor's fix, status's reason);
@@ -962,6 +1027,8 @@ int main(int argc, char **argv)
 	test_diff();
 	test_print_layer();
 	test_print_kept();
+	test_print_figures();
+	test_print_tree();
 	test_ids();
 	test_path_marks();
 	return tap_done();

@@ -2,8 +2,9 @@
 /*
  * libpcitopo without the module: the policy parsers on messages built with
  * libnl as the kernel would send them (and malformed ones), the model's bus
- * ordering, and the netlink plumbing against the kernel's own "nlctrl"
- * family (resolution, version check, "family missing").
+ * ordering, the netlink plumbing against the kernel's own "nlctrl"
+ * family (resolution, version check, "family missing"), GPU numbering,
+ * pt_load() and the nvidia-smi matrix on the saved cascade tree.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,6 +17,9 @@
 #include <netlink/msg.h>
 
 #include "attr.h"
+#include "devname.h"
+#include "load.h"
+#include "matrix.h"
 #include "nl.h"
 #include "rdma.h"
 #include "tap.h"	/* tests/unit/tap.h */
@@ -423,13 +427,160 @@ static void test_rdma(void)
 		tap_ok(0, "rm -rf %s", root);
 }
 
+/* GPUn is the nth GPU in bus order, whatever order the addresses come in */
+static void test_gpu_number(void)
+{
+	static const char *const gpus[] = {
+		"0000:83:00.0", "0001:01:00.0", "0000:23:00.0", "0000:24:00.0",
+	};
+
+	tap_ok(pt_gpu_number("0000:23:00.0", gpus, 4) == 0 &&
+	   pt_gpu_number("0000:24:00.0", gpus, 4) == 1 &&
+	   pt_gpu_number("0000:83:00.0", gpus, 4) == 2 &&
+	   pt_gpu_number("0001:01:00.0", gpus, 4) == 3,
+	   "pt_gpu_number: bus order, domain before bus, not the list's order");
+	tap_ok(pt_gpu_number("0000:25:00.0", gpus, 4) == -1 &&
+	   pt_gpu_number("0000:23:00.0", gpus, 0) == -1,
+	   "pt_gpu_number: -1 for an address that is no GPU of the list");
+}
+
+static int sh(const char *fmt, const char *a, const char *b)
+{
+	char cmd[512];
+
+	snprintf(cmd, sizeof(cmd), fmt, a, b);
+	return system(cmd);
+}
+
+/* The saved cascade tree (tests/snapshots, the emulated server: 8
+ * stand-in GPUs by extra ID, a Soft-RoCE NIC and a plain one), into dir. */
+static int cascade_tree(char *dir)
+{
+	if (!mkdtemp(dir))
+		return -1;
+	if (sh("tar -xzf %s -C %s", "tests/snapshots/cascade.tar.gz", dir))
+		return -1;
+	put(dir, "ids", "1234:1111\n");
+	put(dir, "bad-ids", "1234:1111\nzz\n");
+	return 0;
+}
+
+static int load_from(const char *root, const char *ids_file,
+		     enum pt_source src, struct pt_load *l,
+		     struct pt_topology *t)
+{
+	static char path[512];
+	struct pt_id *ids = NULL;
+	struct pt_nl *nl = NULL;
+	size_t n = 0;
+	int r;
+
+	snprintf(path, sizeof(path), "%s/%s", root, ids_file);
+	*l = (struct pt_load){ .source = src, .root = root,
+			       .ids_file = *ids_file ? path : NULL,
+			       .ids = &ids, .n_ids = &n, .nl = &nl };
+	memset(t, 0, sizeof(*t));
+	r = pt_load(l, t);
+	free(ids);
+	if (nl)
+		pt_nl_close(nl);
+	return r;
+}
+
+static void test_load(const char *root)
+{
+	const struct pt_device *d = NULL;
+	struct pt_topology t;
+	struct pt_load l;
+	int r;
+
+	r = load_from(root, "ids", PT_SOURCE_SYSFS, &l, &t);
+	tap_ok(!r && l.used == PT_SOURCE_SYSFS && l.failed == PT_LOAD_OK &&
+	   !pt_dev_resolve(&t, "GPU7", &d) && pt_dev_resolve(&t, "GPU8", &d) &&
+	   !pt_dev_resolve(&t, "NIC0", &d) && !strcmp(d->rdma, "rxe0"),
+	   "pt_load sysfs: 8 GPUs by the file's extra ID, NIC0 named rxe0 "
+	   "(r=%d)", r);
+	pt_topology_free(&t);
+	r = load_from(root, "bad-ids", PT_SOURCE_SYSFS, &l, &t);
+	tap_ok(r == -EINVAL && l.failed == PT_LOAD_IDS && l.bad_line == 2 &&
+	   !t.devices, "pt_load: a bad extra-ID file is PT_LOAD_IDS at line 2");
+	r = load_from(root, "no-such-file", PT_SOURCE_SYSFS, &l, &t);
+	tap_ok(!r && t.summary.count_gpus == 0 &&
+	   pt_dev_resolve(&t, "GPU0", &d) == -ENODEV &&
+	   !pt_dev_resolve(&t, "NIC1", &d),
+	   "pt_load: a missing extra-ID file is none (stand-ins no GPUs, NICs)");
+	pt_topology_free(&t);
+	r = load_from("/nonexistent-pcitopo", "", PT_SOURCE_SYSFS, &l, &t);
+	tap_ok(r == -ENOENT && l.failed == PT_LOAD_SYSFS,
+	   "pt_load: a tree without PCI devices is PT_LOAD_SYSFS -ENOENT");
+	r = load_from(root, "ids", PT_SOURCE_NETLINK, &l, &t);
+	if (r == -ENOENT) {
+		tap_ok(l.failed == PT_LOAD_NL_OPEN && l.used == PT_SOURCE_NETLINK,
+		   "pt_load netlink without the module: PT_LOAD_NL_OPEN, no fallback");
+		r = load_from(root, "ids", PT_SOURCE_AUTO, &l, &t);
+		tap_ok(!r && l.used == PT_SOURCE_SYSFS &&
+		   (l.flags & PT_LOAD_F_FALLBACK) && t.summary.count_gpus == 8,
+		   "pt_load auto without the module: sysfs, said by PT_LOAD_F_FALLBACK");
+	} else {
+		tap_ok(1, "# SKIP the module is loaded here (%d)", r);
+	}
+	pt_topology_free(&t);
+}
+
+/* The rows of `topoctl topo` and where each cell's path comes from. */
+static void test_matrix(const char *root)
+{
+	struct pt_matrix m;
+	struct pt_topology t;
+	struct pt_path tmp;
+	const struct pt_path *p, *q;
+	struct pt_load l;
+	int r;
+
+	if (load_from(root, "ids", PT_SOURCE_SYSFS, &l, &t)) {
+		tap_ok(0, "matrix: the cascade tree loads");
+		return;
+	}
+	r = pt_matrix_open(&t, false, &m);
+	tap_ok(!r && m.n == 9 &&
+	   !strcmp(m.end[0].name, "GPU0") && !strcmp(m.end[7].name, "GPU7") &&
+	   !strcmp(m.end[8].name, "NIC0") && !strcmp(m.end[8].d->rdma, "rxe0"),
+	   "matrix: GPU0..GPU7, then the RDMA NIC only (n=%zu)", m.n);
+	pt_matrix_close(&m);
+	if (pt_matrix_open(&t, true, &m)) {
+		tap_ok(0, "matrix: --all-nics opens");
+		pt_topology_free(&t);
+		return;
+	}
+	p = pt_matrix_cell(&m, 0, 1, &tmp);
+	q = pt_matrix_cell(&m, 8, 9, &tmp);
+	tap_ok(m.n == 10 && !strcmp(m.end[9].name, "NIC1") && p && p != &tmp &&
+	   p->path_class == PCITOPO_PATH_PIX && q == &tmp &&
+	   q->path_class == PCITOPO_PATH_SYS && !pt_matrix_cell(&m, 3, 3, &tmp),
+	   "matrix --all-nics: NIC1 too; GPU0-GPU1 the table's PIX, NIC0-NIC1 "
+	   "derived SYS, nothing on the diagonal");
+	pt_matrix_close(&m);
+	pt_topology_free(&t);
+}
+
 int main(void)
 {
+	char root[] = "/tmp/pcitopo-load-XXXXXX";
+
 	test_device();
 	test_malformed();
 	test_path_summary_event();
 	test_model();
 	test_nl();
 	test_rdma();
+	test_gpu_number();
+	if (cascade_tree(root)) {
+		tap_ok(0, "the saved cascade tree unpacks into %s", root);
+	} else {
+		test_load(root);
+		test_matrix(root);
+	}
+	if (sh("rm -rf %s%s", root, ""))
+		tap_ok(0, "rm -rf %s", root);
 	return tap_done();
 }

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "devname.h"
 #include "phase.h"
 
 /* A port with no hotplug slot gets its link disabled (Link Control), which
@@ -77,16 +78,17 @@ void phase_begin(struct run *r, const char *name, enum pcitopo_layout l)
 }
 
 /*
- * GPUn: the nth GPU in bus order (hw_snapshot()'s order, the module's
- * numbering and nvidia-smi's); -1 if addr is none of s's GPUs. The one place
- * here that numbers GPUs, so that the library's rule can replace it.
+ * GPUn: the nth GPU in bus order, the library's one rule (pt_gpu_number(),
+ * what topoctl and nvidia-smi name GPUs by), over s's GPUs; -1 if addr is
+ * none of them. The one place here that numbers GPUs.
  */
 int gpu_number(const struct hw_snap *s, const char *addr)
 {
+	const char *gpus[HW_MAX_GPUS];
+
 	for (unsigned int i = 0; i < s->ngpus; i++)
-		if (!strcmp(s->gpus[i].addr, addr))
-			return (int)i;
-	return -1;
+		gpus[i] = s->gpus[i].addr;
+	return pt_gpu_number(addr, gpus, s->ngpus);
 }
 
 int phase_fail(struct run *r, enum terr e, const char *fmt, ...)

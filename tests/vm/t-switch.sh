@@ -35,13 +35,14 @@ need_cmds ipmi_sim qemu-system-x86_64 dbus-daemon
 server_test
 
 grun() { "$srv" run "$dir" --timeout "${T:-120}" "$@"; }
-# gpu N, for the guest: GPUN's address (the stand-ins, class 0x0380, in bus
-# order, as topoctl numbers them); prefix a guest script with "$gpu_fn"
+# gpu N, for the guest: GPUN's address now, as topoctl names it (the
+# library's one rule, from sysfs: present whether or not the module is);
+# prefix a guest script with "$gpu_fn"
 # shellcheck disable=SC2016 # expands in the guest
 # (and the stand-in GPUs' extra IDs: pt_insmod, TOPOCTL_EXTRA_IDS)
 gpu_fn='. "$PCITOPO_ROOT/tests/vm/guest/standins.sh"
-gpu() { for d in /sys/bus/pci/devices/*; do
-	[[ $(<"$d/class") == 0x0380* ]] && basename "$d"; done | sort | sed -n "$(($1 + 1))p"; }
+gpu() { cli/topoctl --source sysfs dev list 2>/dev/null |
+	awk -v n="GPU$1" '"'"'$2 == n { print $1 }'"'"'; }
 '
 
 view() { grun bash -c 'cd /sys/kernel/pcitopo && echo "$(<layout) $(<count_gpus)"'; }

@@ -1,17 +1,15 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
 /*
- * topoctl: paths the module does not report (it computes those with a GPU on
- * at least one side), derived from the module's device table by core/, the
- * same code that computes the module's own paths. Used for the NIC-to-NIC
- * cells of `topoctl topo`.
+ * libpcitopo: paths derived by core/ from the device table (derive.h): the
+ * NIC-to-NIC cells of `topoctl topo`, doctor's pairs, `path show` on the
+ * sysfs source, and the nodes the bandwidth model reads.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ptc.h"
-#include "topoctl.h"
+#include "derive.h"
 
 static int index_of(const struct pt_topology *t, const char *addr)
 {
@@ -25,7 +23,7 @@ static int index_of(const struct pt_topology *t, const char *addr)
 	return PTC_NONE;
 }
 
-int derive_open(const struct pt_topology *t, struct ptc_topo *out)
+int pt_derive_open(const struct pt_topology *t, struct ptc_topo *out)
 {
 	struct ptc_node *nodes;
 	unsigned int dom, bus;
@@ -54,7 +52,7 @@ int derive_open(const struct pt_topology *t, struct ptc_topo *out)
 		n->root_bus = n->bus;
 		if (sscanf(d->host_bridge, "%x:%x", &dom, &bus) == 2 && bus <= 0xff)
 			n->root_bus = (u8)bus;
-		n->has_link = dev_has_link(d) && !pt_device_is_dsp(d);
+		n->has_link = pt_device_has_link(d) && !pt_device_is_dsp(d);
 		n->cur.speed = d->link_speed;
 		n->cur.width = d->link_width;
 		n->cap.speed = d->link_max_speed;
@@ -78,9 +76,9 @@ inval:
 	return -EINVAL;
 }
 
-int derive_path(const struct ptc_topo *pt, const struct pt_topology *t,
-		const struct pt_device *a, const struct pt_device *b,
-		struct pt_path *p)
+int pt_derive_path(const struct ptc_topo *pt, const struct pt_topology *t,
+		   const struct pt_device *a, const struct pt_device *b,
+		   struct pt_path *p)
 {
 	size_t ia = (size_t)(a - t->devices), ib = (size_t)(b - t->devices);
 	struct ptc_path r;
@@ -105,9 +103,23 @@ int derive_path(const struct ptc_topo *pt, const struct pt_topology *t,
 	return r.class == PCITOPO_PATH_UNKNOWN ? -EINVAL : 0;
 }
 
-void derive_close(struct ptc_topo *pt)
+void pt_derive_close(struct ptc_topo *pt)
 {
 	free(pt->nodes);
 	pt->nodes = NULL;
 	pt->count = 0;
+}
+
+const struct pt_path *pt_path_of(const struct ptc_topo *pt,
+				 const struct pt_topology *t,
+				 const struct pt_device *a,
+				 const struct pt_device *b, struct pt_path *tmp)
+{
+	const struct pt_path *p = pt_topology_find_path(t, a->addr, b->addr);
+
+	if (!p)
+		p = pt_topology_find_path(t, b->addr, a->addr);
+	if (!p && !pt_derive_path(pt, t, a, b, tmp))
+		p = tmp;
+	return p;
 }
