@@ -78,9 +78,11 @@ rc=$?
 ok $? "no module: --source netlink says 'pcitopo module not loaded (modprobe pcitopo)', exit 1" "$tmp/e"
 "$T" -j topo >"$tmp/fb.json" 2>"$tmp/e"
 rc=$?
+# the note on stderr is the document's "source_note" too
 [[ $rc == 0 && $(wc -l <"$tmp/e") == 1 ]] && grep -q "reading sysfs instead" "$tmp/e" &&
-	jq -e '.source == "sysfs" and .generation == 0' "$tmp/fb.json" >/dev/null
-ok $? "no module: -j topo falls back to sysfs, one note on stderr, clean JSON" "$tmp/e"
+	jq -e --arg n "$(sed 's/^topoctl: note: //' "$tmp/e")" \
+		'.source == "sysfs" and .generation == 0 and .source_note == $n' "$tmp/fb.json" >/dev/null
+ok $? "no module: -j topo falls back to sysfs, one note on stderr, the same as .source_note" "$tmp/e"
 "$T" monitor >"$tmp/o" 2>"$tmp/e"
 [[ $? == 1 ]] && grep -q "modprobe pcitopo" "$tmp/e"
 ok $? "no module: monitor needs the module (exit 1)" "$tmp/e"
@@ -186,8 +188,8 @@ diff <(jq -S 'del(.summary.generation)' "$tmp/nl-export.json") \
 	<(jq -S 'del(.summary.generation)' "$tmp/s-export.json") >"$tmp/d"
 ok $? "--source sysfs export == export: every device, link, ACS flag and path" "$tmp/d"
 diff <(jq -S 'del(.generation, .source)' "$tmp/topo.json") \
-	<(jq -S 'del(.generation, .source)' "$tmp/fb.json") >"$tmp/d"
-ok $? "automatic fallback before insmod gave the same -j topo" "$tmp/d"
+	<(jq -S 'del(.generation, .source, .source_note)' "$tmp/fb.json") >"$tmp/d"
+ok $? "automatic fallback before insmod gave the same -j topo (but its source_note)" "$tmp/d"
 "$T" --source sysfs show >"$tmp/s-show.txt"
 grep -qx "source: sysfs" "$tmp/s-show.txt" && ! grep -q "^generation" "$tmp/s-show.txt"
 ok $? "--source sysfs show says 'source: sysfs'" "$tmp/s-show.txt"
@@ -259,7 +261,7 @@ ok $? "after the rescan, topo --all-nics is as before (but the NIC legend)" "$tm
 
 # --- 7. module unloaded: fallback with a note -------------------------------
 # (every NIC, no RDMA or netdev names: nic0 lost both in section 6)
-unnamed='del(.generation, .source, .devices[].rdma, .devices[].netdev)'
+unnamed='del(.generation, .source, .source_note, .devices[].rdma, .devices[].netdev)'
 rmmod pcitopo
 ok $? "rmmod pcitopo"
 "$T" --all-nics -j topo >"$tmp/fb2.json" 2>"$tmp/e"
