@@ -93,12 +93,15 @@ static void dry_run(const char *layout, char *verdict, size_t len,
 
 static int record_target(const char *layout)
 {
-	static const char *const keys[] = { "layout", "verdict", "apply" };
-	char verdict[1024], apply[32];
-	const char *values[3] = { layout, verdict, apply };
+	static const char *const keys[] = { "layout", "verdict", "apply",
+					    "since" };
+	char verdict[1024], apply[32], since[32];
+	const char *values[4] = { layout, verdict, apply, since };
 	int r;
 
 	dry_run(layout, verdict, sizeof(verdict), apply, sizeof(apply));
+	/* the RebootProgram takes only a record this fresh as its request's */
+	snprintf(since, sizeof(since), "%lld", pt_boottime_s());
 	/* a new request: an older failure is not this one's */
 	pt_record_remove("slurm-error");
 	/*
@@ -107,7 +110,7 @@ static int record_target(const char *layout)
 	 * layout and the Prolog refuses the job naming it. Not recording
 	 * would leave the node booting until ResumeTimeout, and say nothing.
 	 */
-	r = pt_record_write("slurm-target", keys, values, 3);
+	r = pt_record_write("slurm-target", keys, values, 4);
 	if (r < 0) {
 		fprintf(stderr, "slurm-feature-helper: cannot record the target "
 			"%s: %s\n", layout, strerror(-r));

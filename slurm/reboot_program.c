@@ -1,10 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * slurm-reboot-program: slurm.conf's RebootProgram for nodes whose layout
- * Slurm changes (node_features/helpers). slurmd runs it with no argument
- * after the feature helper recorded the target (slurm-feature-helper
- * LAYOUT), from inside its reboot RPC and holding its configuration lock:
- * so it checks the target, forks the work away and returns at once.
+ * Slurm changes (node_features/helpers). slurmd runs it from inside its
+ * reboot RPC, after the feature helper recorded the target
+ * (slurm-feature-helper LAYOUT), holding its configuration lock on 22.05
+ * to 25.05 (system()): so it checks the target, forks the work away and
+ * returns at once.
+ *
+ *   slurm-reboot-program            22.05, or any release's plain
+ *                                   `scontrol reboot`: the target is the
+ *                                   helper's record, if one was written
+ *                                   for this request (TARGET_MAX_AGE_S)
+ *   slurm-reboot-program FEATURES   23.02 and later with a features
+ *                                   reboot: FEATURES is the request's
+ *                                   comma-separated changeable features
+ *                                   (`RebootProgram 'cascade'` through
+ *                                   system() up to 25.05, one argv word
+ *                                   from 26.05). The one layout among them
+ *                                   is the target; other features are not
+ *                                   pcitopo's and are ignored; two layouts
+ *                                   are refused.
  *
  * The work (logged to /run/pcitopo/slurm-reboot.log):
  *   - online platform (MUX; Apply "online", from the helper's dry run,
@@ -19,13 +34,15 @@
  *     restarted with -b all the same: the node comes back in its old layout
  *     at once and the Prolog refuses the job, draining the node with the
  *     error as reason (instead of a node left booting until ResumeTimeout).
- * No target recorded (a plain `scontrol reboot`, or no layout asked): it
- * does nothing, says so in the log and on stderr, and exits 1.
+ * No layout target (a plain `scontrol reboot`, a reboot for features that
+ * are not pcitopo's): the node is rebooted as a RebootProgram without
+ * pcitopo would (`systemctl reboot`, or $PCITOPO_REBOOT); the layout is
+ * not touched, so the node comes back in the one it had.
  *
  * The restart: $PCITOPO_SLURMD_RESTART (a shell command) if set, else
- * /run/pcitopo/slurmd-boot.env (PCITOPO_SLURMD_BOOT=-b, read once by the
- * shipped slurmd.service drop-in, then removed) and `systemctl --no-block
- * restart slurmd.service`.
+ * /run/pcitopo/slurmd-boot.env (SLURMD_OPTIONS: the running slurmd's own
+ * with -b added, read once by the shipped slurmd.service drop-in, then
+ * removed) and `systemctl --no-block restart slurmd.service`.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -41,6 +58,11 @@
 #include "pt_slurm.h"
 
 #define SWITCH_TIMEOUT_MS	(30 * 60 * 1000)
+/*
+ * How old the helper's record may be and still be this request's: the
+ * helper runs just before, once per feature, each run within ExecTime.
+ */
+#define TARGET_MAX_AGE_S	300
 
 static void logf_(const char *fmt, ...)
 {
@@ -71,6 +93,27 @@ static void open_log(void)
 		dup2(fd, STDERR_FILENO);
 		close(fd);
 	}
+}
+
+/*
+ * The target as the helper records it, when the RebootProgram learns it
+ * from its argument instead (no record for this layout): the log and the
+ * record say where it came from.
+ */
+static int record_target(const char *layout)
+{
+	static const char *const keys[] = { "layout", "verdict", "apply",
+					    "since" };
+	char since[32];
+	const char *values[] = { layout, "unchecked: from the RebootProgram's "
+				 "argument, no helper record", "", since };
+	int r;
+
+	snprintf(since, sizeof(since), "%lld", pt_boottime_s());
+	r = pt_record_write("slurm-target", keys, values, 4);
+	if (r < 0)
+		logf_("cannot record the target %s: %s", layout, strerror(-r));
+	return r;
 }
 
 static void record_error(const char *msg)
@@ -173,25 +216,150 @@ static int do_switch(const char *target, const char *recorded_apply)
 	return 1;
 }
 
+/*
+ * The layout among the request's features (23.02+: "cascade", or
+ * "cascade,bigmem" with another changeable feature of helpers.conf): 0
+ * with it in out ("" if none is a layout), -EINVAL if two differ (both
+ * named in why). A site without MutuallyExclusive in helpers.conf can
+ * send two; the Prolog refuses such a job too.
+ */
+static int layout_of_features(const char *features, char *out, size_t len,
+			      char *why, size_t wlen)
+{
+	char buf[1024], *save = NULL;
+
+	out[0] = '\0';
+	snprintf(buf, sizeof(buf), "%s", features);
+	for (char *t = strtok_r(buf, ",", &save); t;
+	     t = strtok_r(NULL, ",", &save)) {
+		if (!pt_layout_switchable(t))
+			continue;
+		if (out[0] && strcmp(out, t)) {
+			snprintf(why, wlen, "the reboot request asks for two "
+				 "layouts, %s and %s (features '%s'): refused",
+				 out, t, features);
+			return -EINVAL;
+		}
+		snprintf(out, len, "%s", t);
+	}
+	return 0;
+}
+
+/*
+ * The helper's record, if it was written for this request: the helper
+ * runs in the same RPC just before (each helper run bounded by ExecTime),
+ * so an older one is left from a request whose RebootProgram never ran
+ * (24.05+ skips it when a helper fails) and must not turn a later plain
+ * `scontrol reboot` into a switch. 0 with the layout (and Apply), or
+ * -ENOENT (none, stale: said in the log).
+ */
+static int recorded_target(char *target, size_t len, char *apply,
+			   size_t alen)
+{
+	char since[32] = "";
+	long long age;
+
+	apply[0] = '\0';
+	if (pt_record_get("slurm-target", "layout", target, len))
+		return -ENOENT;
+	pt_record_get("slurm-target", "since", since, sizeof(since));
+	age = since[0] ? pt_boottime_s() - atoll(since) : -1;
+	if (!pt_layout_switchable(target) || age < 0 ||
+	    age > TARGET_MAX_AGE_S) {
+		char when[64];
+
+		if (age < 0)
+			snprintf(when, sizeof(when), "at an unknown time");
+		else
+			snprintf(when, sizeof(when), "%lld s ago", age);
+		logf_("the target '%s' recorded %s is not this request's "
+		      "(the helper records one just before): ignored", target,
+		      when);
+		pt_record_take("slurm-target");
+		target[0] = '\0';
+		return -ENOENT;
+	}
+	pt_record_get("slurm-target", "apply", apply, alen);
+	return 0;
+}
+
+/*
+ * No layout asked: reboot as a RebootProgram without pcitopo would.
+ * pcitopo switches nothing, so the node comes back in the layout the
+ * hardware kept (unless /etc/pcitopo/profile names another: pcitopo-boot
+ * applies it at every boot).
+ */
+static int plain_reboot(void)
+{
+	const char *cmd = getenv("PCITOPO_REBOOT");
+	char *sh[] = { "/bin/sh", "-c", (char *)cmd, NULL };
+	char *sd[] = { (char *)pt_systemctl(), "reboot", NULL };
+	char *rb[] = { "/sbin/reboot", NULL };
+	char *const *argv = sd;
+	char out[4096];
+	int r;
+
+	if (cmd && *cmd)
+		argv = sh;
+	else if (access("/run/systemd/system", F_OK))
+		argv = rb;	/* not booted with systemd */
+	logf_("no layout target (a plain scontrol reboot): rebooting the "
+	      "node, layout unchanged: %s", argv == sh ? cmd : argv[0]);
+	r = pt_run(argv, out, sizeof(out), 60000);
+	if (r)
+		logf_("the reboot command failed (%d): %s", r,
+		      r < 0 ? strerror(-r) : pt_last_line(out));
+	return r ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
-	char target[PT_LAYOUT_LEN], apply[32] = "";
+	char target[PT_LAYOUT_LEN], apply[32] = "", rec[PT_LAYOUT_LEN];
+	char why[1200];
 	pid_t pid;
 
-	(void)argv;
-	if (argc > 1) {
-		fputs("slurm-reboot-program: takes no arguments (slurm.conf "
-		      "RebootProgram)\n", stderr);
+	if (argc > 2) {
+		fputs("slurm-reboot-program: usage: slurm-reboot-program "
+		      "[FEATURES] (slurm.conf RebootProgram; Slurm 23.02+ "
+		      "passes the requested features as one argument)\n",
+		      stderr);
 		return 2;
 	}
 	open_log();
-	if (pt_record_get("slurm-target", "layout", target, sizeof(target)) ||
-	    !pt_layout_switchable(target)) {
-		logf_("no layout target recorded (no layout in the reboot "
-		      "request: a plain scontrol reboot?): nothing done");
-		return 1;
+	if (argc == 2) {
+		logf_("reboot request with features '%s'", argv[1]);
+		if (layout_of_features(argv[1], target, sizeof(target), why,
+				       sizeof(why)) < 0) {
+			/*
+			 * The node comes back at once in its layout and the
+			 * Prolog refuses the job naming this: not a node left
+			 * rebooting until ResumeTimeout.
+			 */
+			logf_("%s", why);
+			record_error(why);
+			pt_record_take("slurm-target");
+			restart_slurmd();
+			return 1;
+		}
+		/*
+		 * The argument is the request; the helper's record only adds
+		 * its dry run's Apply, and only if it is about this layout.
+		 */
+		if (target[0] && (recorded_target(rec, sizeof(rec), apply,
+						  sizeof(apply)) ||
+				  strcmp(rec, target))) {
+			apply[0] = '\0';
+			/* bookkeeping: the switch does not depend on it */
+			(void)record_target(target);
+		}
+		/* no layout asked: a record there is not this request's */
+		if (!target[0])
+			pt_record_take("slurm-target");
+	} else {
+		recorded_target(target, sizeof(target), apply, sizeof(apply));
 	}
-	pt_record_get("slurm-target", "apply", apply, sizeof(apply));
+	if (!target[0])
+		return plain_reboot();
 	/* consumed: a later request must record its own */
 	pt_record_take("slurm-target");
 	logf_("reboot request for layout %s", target);

@@ -10,9 +10,12 @@
 #   else topod's (topoctl status), within its deadline when topod hangs;
 #   an unknown layout is refused by name; a layout is recorded atomically
 #   with the dry run's verdict;
-#   the RebootProgram: no target -> exit 1, said in its log, nothing run;
-#   a target -> consumed, topoctl set, slurmd restarted; a failed switch
-#   -> the error recorded, slurmd restarted all the same;
+#   the RebootProgram: no target (scontrol reboot), or a stale one -> the
+#   node rebooted (PCITOPO_REBOOT), nothing switched; a target -> consumed,
+#   topoctl set, slurmd restarted; a failed switch -> the error recorded,
+#   slurmd restarted all the same; 23.02+'s argument ('cascade',
+#   'bigmem,common', 'bigmem', 'cascade,balance') -> the one layout
+#   switched, the others ignored, two layouts refused by name;
 #   the Prolog: no layout asked, the right layout -> 0; the wrong one ->
 #   exit 1 and scontrol drains the node with both layouts and the error.
 # TAP on stdout.
@@ -82,10 +85,10 @@ tap "$([[ $rc == 2 && $out == *usage* ]] && echo 1 || echo 0)" "helper: two argu
 mkdir -p "$t/run"
 echo "error=old" >"$t/run/slurm-error"
 out=$("$H" cascade 2>&1) && rc=0 || rc=$?
-tap "$([[ $rc == 0 && $(cat "$t/run/slurm-target") == $'layout=cascade\nverdict=proceed\napply=online' &&
+tap "$([[ $rc == 0 && $(tr '\n' ' ' <"$t/run/slurm-target") =~ ^layout=cascade\ verdict=proceed\ apply=online\ since=[0-9]+\ $ &&
 	! -e $t/run/slurm-error && -z $(find "$t/run" -name '*.tmp') && $(cat "$t/sys/layout") == balance ]] &&
 	echo 1 || echo 0)" \
-	"helper cascade: target recorded with the dry run's verdict (no temporary left, an old error cleared), nothing switched" \
+	"helper cascade: target recorded with the dry run's verdict and its time (no temporary left, an old error cleared), nothing switched" \
 	"$rc $out $(cat "$t/run/slurm-target")"
 echo refuse >"$t/mode"
 out=$("$H" common 2>&1) && rc=0 || rc=$?
@@ -95,10 +98,30 @@ tap "$([[ $rc == 1 && $(cat "$t/run/slurm-target") == *"verdict=refused: GPU 000
 # the RebootProgram
 echo ok >"$t/mode"
 rm -f "$t/run/slurm-target" "$t/topoctl.calls"
-out=$(PCITOPO_SLURMD_RESTART="touch $t/restarted" "$R" 2>&1) && rc=0 || rc=$?
-tap "$([[ $rc == 1 && $(cat "$t/run/slurm-reboot.log") == *"no layout target recorded"*"nothing done"* &&
-	! -e $t/topoctl.calls && ! -e $t/restarted ]] && echo 1 || echo 0)" \
-	"RebootProgram without a target: exit 1, says so in its log, runs nothing" "$rc $out"
+rb() { PCITOPO_SLURMD_RESTART="touch $t/restarted" PCITOPO_REBOOT="touch $t/rebooted" "$R" "$@"; }
+out=$(rb 2>&1) && rc=0 || rc=$?
+tap "$([[ $rc == 0 && -e $t/rebooted && $(cat "$t/run/slurm-reboot.log") == *"no layout target (a plain scontrol reboot): rebooting the node, layout unchanged"* &&
+	! -e $t/topoctl.calls && ! -e $t/restarted && $(cat "$t/sys/layout") == balance ]] && echo 1 || echo 0)" \
+	"RebootProgram without a target (scontrol reboot): reboots the node (the reboot command ran), no topoctl call, layout untouched, exit 0" \
+	"$rc $out $(cat "$t/run/slurm-reboot.log")"
+rm -f "$t/rebooted"
+out=$(PCITOPO_SLURMD_RESTART="touch $t/restarted" PCITOPO_REBOOT="exit 3" "$R" 2>&1) && rc=0 || rc=$?
+tap "$([[ $rc == 1 && $(tail -n 1 "$t/run/slurm-reboot.log") == *"the reboot command failed (3)"* ]] && echo 1 || echo 0)" \
+	"RebootProgram: a reboot command that fails: exit 1, its status in the log" "$rc $(tail -n 2 "$t/run/slurm-reboot.log")"
+# a target left from a request whose RebootProgram never ran (24.05+ skips
+# it when a helper fails): a later plain reboot must not switch
+up=$(cut -d. -f1 /proc/uptime)
+printf 'layout=cascade\nverdict=proceed\napply=online\nsince=%s\n' $((up - 400)) >"$t/run/slurm-target"
+out=$(rb 2>&1) && rc=0 || rc=$?
+tap "$([[ $rc == 0 && -e $t/rebooted && ! -e $t/topoctl.calls && ! -e $t/run/slurm-target &&
+	$(cat "$t/run/slurm-reboot.log") == *"the target 'cascade' recorded 400 s ago is not this request's"*"rebooting the node"* ]] &&
+	echo 1 || echo 0)" \
+	"RebootProgram: a target recorded 400 s ago is stale: set aside, the node rebooted, nothing switched" \
+	"$rc $out $(tail -n 3 "$t/run/slurm-reboot.log")"
+rm -f "$t/rebooted"
+out=$(rb a b 2>&1) && rc=0 || rc=$?
+tap "$([[ $rc == 2 && $out == *"usage: slurm-reboot-program [FEATURES]"* && ! -e $t/rebooted ]] && echo 1 || echo 0)" \
+	"RebootProgram: two arguments: usage error (exit 2), nothing run" "$rc $out"
 wait_for() { for _ in $(seq 100); do [[ -e $1 ]] && return 0; sleep 0.1; done; return 1; }
 "$H" cascade >/dev/null
 out=$(PCITOPO_SLURMD_RESTART="touch $t/restarted" "$R" 2>&1) && rc=0 || rc=$?
@@ -116,6 +139,42 @@ tap "$([[ $rc == 0 && -e $t/restarted && $(cat "$t/run/slurm-error" 2>&1) == "er
 	$(cat "$t/sys/layout") == cascade ]] && echo 1 || echo 0)" \
 	"RebootProgram: a failed switch: topod's error recorded, slurmd restarted all the same" \
 	"$rc $out $(cat "$t/run/slurm-error" 2>&1)"
+
+# 23.02 and later: the request's features as one argument
+echo ok >"$t/mode"; echo balance >"$t/sys/layout"
+rm -f "$t/restarted" "$t/rebooted" "$t/topoctl.calls" "$t/run/slurm-target" "$t/run/slurm-error"
+out=$(rb cascade 2>&1) && rc=0 || rc=$?
+wait_for "$t/restarted" || true
+tap "$([[ $rc == 0 && -e $t/restarted && $(cat "$t/sys/layout") == cascade && ! -e $t/rebooted &&
+	$(cat "$t/run/slurm-target.taken") == "layout=cascade"$'\n'"verdict=unchecked: from the RebootProgram's argument, no helper record"* &&
+	$(cat "$t/topoctl.calls") == "-j status"$'\n'"set cascade" ]] && echo 1 || echo 0)" \
+	"RebootProgram 'cascade' (23.02+) with no helper record: the argument is the target (recorded, consumed), Apply from topoctl status, switched, slurmd restarted" \
+	"$rc $out $(cat "$t/topoctl.calls") $(tail -n 4 "$t/run/slurm-reboot.log")"
+rm -f "$t/restarted" "$t/topoctl.calls"
+"$H" common >/dev/null
+out=$(rb 'bigmem,common' 2>&1) && rc=0 || rc=$?
+wait_for "$t/restarted" || true
+tap "$([[ $rc == 0 && -e $t/restarted && $(cat "$t/sys/layout") == common && ! -e $t/run/slurm-target &&
+	$(cat "$t/topoctl.calls") == "set common --dry-run -j"$'\n'"set common" &&
+	$(cat "$t/run/slurm-reboot.log") == *"features 'bigmem,common'"*"(apply online)"* ]] && echo 1 || echo 0)" \
+	"RebootProgram 'bigmem,common': bigmem (not a layout) ignored, common switched with the helper's recorded Apply (no topoctl status)" \
+	"$rc $out $(cat "$t/topoctl.calls") $(tail -n 4 "$t/run/slurm-reboot.log")"
+rm -f "$t/restarted" "$t/topoctl.calls"
+"$H" cascade >/dev/null; rm -f "$t/topoctl.calls"
+out=$(rb bigmem 2>&1) && rc=0 || rc=$?
+tap "$([[ $rc == 0 && -e $t/rebooted && ! -e $t/restarted && ! -e $t/topoctl.calls && ! -e $t/run/slurm-target &&
+	$(cat "$t/sys/layout") == common ]] && echo 1 || echo 0)" \
+	"RebootProgram 'bigmem' (no layout among the features): a plain reboot, the helper's record of another request set aside, nothing switched" \
+	"$rc $out $(tail -n 3 "$t/run/slurm-reboot.log")"
+rm -f "$t/restarted" "$t/rebooted"
+out=$(rb 'cascade,balance' 2>&1) && rc=0 || rc=$?
+tap "$([[ $rc == 1 && -e $t/restarted && ! -e $t/rebooted && ! -e $t/topoctl.calls && $(cat "$t/sys/layout") == common &&
+	$(cat "$t/run/slurm-error") == "error=the reboot request asks for two layouts, cascade and balance (features 'cascade,balance'): refused" ]] &&
+	echo 1 || echo 0)" \
+	"RebootProgram 'cascade,balance': refused naming both (recorded for the Prolog), slurmd restarted, nothing switched, exit 1" \
+	"$rc $out $(cat "$t/run/slurm-error" 2>&1) $(tail -n 3 "$t/run/slurm-reboot.log")"
+echo cascade >"$t/sys/layout"; rm -f "$t/run/slurm-error"
+printf 'error=switch to common failed: BMC job 3 failed (error 7)\n' >"$t/run/slurm-error"
 
 # the Prolog
 export SLURMD_NODENAME=node7 SLURM_JOB_ID=42
