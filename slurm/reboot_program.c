@@ -41,7 +41,8 @@
  *
  * The restart: $PCITOPO_SLURMD_RESTART (a shell command) if set, else
  * /run/pcitopo/slurmd-boot.env (SLURMD_OPTIONS: the running slurmd's own
- * with -b added, read once by the shipped slurmd.service drop-in, then
+ * with -b added, read once by the shipped slurmd.service drop-in, which
+ * only adds that EnvironmentFile= to the distribution's unit, then
  * removed) and `systemctl --no-block restart slurmd.service`.
  */
 #include <errno.h>
@@ -142,11 +143,93 @@ static void apply_of(char *out, size_t len)
 	json_object_put(o);
 }
 
+/*
+ * The options systemd gave the running slurmd ($SLURMD_OPTIONS of its
+ * environment: the unit's EnvironmentFile= lines, /etc/default/slurmd,
+ * a site's own drop-ins, all resolved), without a -b of an earlier such
+ * start. The shipped drop-in adds /run/pcitopo/slurmd-boot.env after the
+ * unit's own files, so its SLURMD_OPTIONS wins for the next start: it
+ * must carry the site's options too, not replace them (--conf-server of
+ * a configless site, say). 0, or -ENOENT when slurmd is not systemd's
+ * (then this program's own environment, which slurmd passed on up to
+ * 25.05).
+ */
+static int slurmd_options(char *out, size_t len)
+{
+	char *argv[] = { (char *)pt_systemctl(), "show", "-P", "MainPID",
+			 "slurmd.service", NULL };
+	char buf[256], path[64], env[16384], opts[4096] = "";
+	const char *src = NULL;
+	long pid = 0;
+	size_t n = 0, used = 0;
+	FILE *f;
+
+	if (!pt_run(argv, buf, sizeof(buf), 10000))
+		pid = atol(buf);
+	if (pid > 0) {
+		snprintf(path, sizeof(path), "/proc/%ld/environ", pid);
+		f = fopen(path, "re");
+		if (f) {
+			n = fread(env, 1, sizeof(env) - 1, f);
+			fclose(f);
+		}
+		env[n] = '\0';
+		/* NUL-separated VAR=value entries */
+		for (size_t i = 0; i < n; i += strlen(env + i) + 1)
+			if (!strncmp(env + i, "SLURMD_OPTIONS=", 15))
+				src = env + i + 15;
+		if (!src && n)
+			src = "";	/* slurmd's, and it has none */
+	}
+	if (!src)
+		src = getenv("SLURMD_OPTIONS");
+	/* systemd splits an unbraced $SLURMD_OPTIONS at white space */
+	for (const char *p = src ? src : ""; *p;) {
+		size_t w;
+
+		p += strspn(p, " \t\n");
+		w = strcspn(p, " \t\n");
+		/* a word that does not fit is dropped whole, never cut */
+		if (w && !(w == 2 && !strncmp(p, "-b", 2)) &&
+		    used + w + 2 < sizeof(opts))
+			used += (size_t)sprintf(opts + used, "%s%.*s",
+						used ? " " : "", (int)w, p);
+		p += w;
+	}
+	snprintf(out, len, "%s", opts);
+	return pid > 0 && n ? 0 : -ENOENT;
+}
+
+/*
+ * VALUE as a double-quoted EnvironmentFile= value (systemd.exec(5): \"
+ * and \\ are escapes there), so that a quote or backslash in a site's
+ * options reaches slurmd as the site wrote it.
+ */
+static void env_quote(const char *value, char *out, size_t len)
+{
+	size_t o = 0;
+
+	if (len < 3) {
+		if (len)
+			out[0] = '\0';
+		return;
+	}
+	out[o++] = '"';
+	for (const char *v = value; *v && o + 3 < len; v++) {
+		if (*v == '"' || *v == '\\' || *v == '$' || *v == '`')
+			out[o++] = '\\';
+		out[o++] = *v;
+	}
+	out[o++] = '"';
+	out[o] = '\0';
+}
+
 static int restart_slurmd(void)
 {
 	const char *cmd = getenv("PCITOPO_SLURMD_RESTART");
-	static const char *const keys[] = { "PCITOPO_SLURMD_BOOT" };
-	static const char *const values[] = { "-b" };
+	static const char *const keys[] = { "SLURMD_OPTIONS" };
+	char opts[4096], boot[4100], quoted[8300];
+	const char *values[] = { quoted };
 	char out[4096];
 	int r;
 
@@ -156,15 +239,21 @@ static int restart_slurmd(void)
 		logf_("restarting slurmd with -b: %s", cmd);
 		r = pt_run(argv, out, sizeof(out), 60000);
 	} else {
-		char *argv[] = { "/bin/systemctl", "--no-block", "restart",
-				 "slurmd.service", NULL };
+		char *argv[] = { (char *)pt_systemctl(), "--no-block",
+				 "restart", "slurmd.service", NULL };
 
+		if (slurmd_options(opts, sizeof(opts)) < 0)
+			logf_("slurmd.service has no running slurmd to take "
+			      "its options from: this program's ('%s')", opts);
+		snprintf(boot, sizeof(boot), "%s%s-b", opts, opts[0] ? " " : "");
+		env_quote(boot, quoted, sizeof(quoted));
 		r = pt_record_write("slurmd-boot.env", keys, values, 1);
 		if (r < 0) {
 			logf_("cannot write slurmd-boot.env: %s", strerror(-r));
 			return 1;
 		}
-		logf_("restarting slurmd with -b: systemctl restart slurmd");
+		logf_("restarting slurmd with -b: systemctl restart slurmd "
+		      "(SLURMD_OPTIONS=%s)", quoted);
 		r = pt_run(argv, out, sizeof(out), 60000);
 	}
 	if (r)

@@ -58,7 +58,19 @@ esac
 EOC
 # shellcheck disable=SC2016 # expands when the stand-in runs
 printf '#!/bin/bash\necho "$*" >>"$STUB/scontrol.calls"\n' >"$t/scontrol"
-chmod +x "$t/topoctl" "$t/scontrol"
+# the stand-in systemctl: slurmd.service's MainPID from $STUB/mainpid; a
+# restart keeps the boot environment file as slurmd's start would read it
+cat >"$t/systemctl" <<'EOC'
+#!/bin/bash
+echo "$*" >>"$STUB/systemctl.calls"
+case "$*" in
+"show -P MainPID slurmd.service") cat "$STUB/mainpid" 2>/dev/null || echo 0 ;;
+"--no-block restart slurmd.service")
+	cp "$PCITOPO_RUN_DIR/slurmd-boot.env" "$STUB/boot.env"; touch "$STUB/restarted" ;;
+*) exit 1 ;;
+esac
+EOC
+chmod +x "$t/topoctl" "$t/scontrol" "$t/systemctl"
 H=$s/slurm-feature-helper R=$s/slurm-reboot-program P=$s/slurm-prolog
 
 echo balance >"$t/sys/layout"
@@ -179,6 +191,33 @@ tap "$([[ $rc == 1 && -e $t/restarted && ! -e $t/rebooted && ! -e $t/topoctl.cal
 	"RebootProgram 'cascade,balance': refused naming both (recorded for the Prolog), slurmd restarted, nothing switched, exit 1" \
 	"$rc $out $(cat "$t/run/slurm-error" 2>&1) $(tail -n 3 "$t/run/slurm-reboot.log")"
 echo cascade >"$t/sys/layout"; rm -f "$t/run/slurm-error"
+printf 'error=switch to common failed: BMC job 3 failed (error 7)\n' >"$t/run/slurm-error"
+
+# the restart through systemd: SLURMD_OPTIONS as the running slurmd had it
+# (its /proc environ), an earlier -b dropped, one -b added
+rm -f "$t/restarted" "$t/systemctl.calls"
+env -i SLURMD_OPTIONS='--conf-server ctl1:6817  -b -M' sleep 30 &
+fake=$!
+echo "$fake" >"$t/mainpid"
+echo ok >"$t/mode"; "$H" balance >/dev/null
+out=$(PCITOPO_SYSTEMCTL=$t/systemctl PCITOPO_REBOOT="touch $t/rebooted" "$R" 2>&1) && rc=0 || rc=$?
+wait_for "$t/restarted" || true
+kill "$fake" 2>/dev/null || true
+tap "$([[ $rc == 0 && $(cat "$t/boot.env" 2>&1) == 'SLURMD_OPTIONS="--conf-server ctl1:6817 -M -b"' &&
+	$(cat "$t/systemctl.calls") == "show -P MainPID slurmd.service"$'\n'"--no-block restart slurmd.service" &&
+	$(cat "$t/sys/layout") == balance ]] && echo 1 || echo 0)" \
+	"RebootProgram under systemd: slurmd-boot.env keeps the running slurmd's SLURMD_OPTIONS (--conf-server ctl1:6817 -M), its old -b dropped, -b added; systemctl restart slurmd" \
+	"$rc $out $(cat "$t/boot.env" 2>&1) $(cat "$t/systemctl.calls") $(tail -n 3 "$t/run/slurm-reboot.log")"
+rm -f "$t/restarted" "$t/systemctl.calls" "$t/boot.env"
+echo 0 >"$t/mainpid"
+"$H" cascade >/dev/null
+out=$(SLURMD_OPTIONS='-M "x\y"' PCITOPO_SYSTEMCTL=$t/systemctl PCITOPO_REBOOT="touch $t/rebooted" "$R" 2>&1) && rc=0 || rc=$?
+wait_for "$t/restarted" || true
+tap "$([[ $rc == 0 && $(cat "$t/boot.env" 2>&1) == 'SLURMD_OPTIONS="-M \"x\\y\" -b"' &&
+	$(cat "$t/run/slurm-reboot.log") == *"slurmd.service has no running slurmd to take its options from"* ]] && echo 1 || echo 0)" \
+	"RebootProgram, no slurmd under systemd (MainPID 0): its own SLURMD_OPTIONS, quoted for EnvironmentFile= (\\\" and \\\\), with -b" \
+	"$rc $out $(cat "$t/boot.env" 2>&1) $(tail -n 3 "$t/run/slurm-reboot.log")"
+echo cascade >"$t/sys/layout"
 printf 'error=switch to common failed: BMC job 3 failed (error 7)\n' >"$t/run/slurm-error"
 
 # the Prolog
