@@ -23,8 +23,9 @@
  * releases"):
  *   - the query exits 0 even when the layout is not known (then it prints
  *     no feature; the reason goes to stderr, which slurmd filters out):
- *     helpers.conf(5) from 24.05.2 drains a node whose query fails, and
- *     every release reads a failed query as no feature at all anyway;
+ *     helpers.conf(5) from 24.05.2 says a node whose query fails is
+ *     drained, and every release reads a failed query as no feature at
+ *     all anyway;
  *   - the set exits 0 once the target is recorded, even when topod's dry
  *     run refused it: 24.05 and later set the node DOWN "Failed to set
  *     node feature(s)" on a failed set, skip the RebootProgram and discard
@@ -59,7 +60,8 @@ static int print_layout(void)
 		/*
 		 * not a feature name: slurmd filters the line out. Exit 0: no
 		 * layout is active, which is what the node reports; a failed
-		 * query would drain it on 24.05.2+ for a topod that is slow.
+		 * query drains the node on 24.05.2+ (helpers.conf(5)), for a
+		 * topod that is only slow.
 		 */
 		fprintf(stderr, "slurm-feature-helper: %s\n", why);
 		return 0;
