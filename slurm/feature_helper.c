@@ -18,7 +18,21 @@
  * slurmd kills a helper after ExecTime (helpers.conf, default 10 s) and
  * reads stdout and stderr from one pipe: every wait here is bounded below
  * that (PCITOPO_HELPER_TIMEOUT_MS, default 4000 for each topoctl call).
- * Exit 0, 1 on a failure (the message on stderr), 2 for usage errors.
+ *
+ * Exit status, as Slurm wants it (Documentation/slurm.md, "Slurm
+ * releases"):
+ *   - the query exits 0 even when the layout is not known (then it prints
+ *     no feature; the reason goes to stderr, which slurmd filters out):
+ *     helpers.conf(5) from 24.05.2 says a node whose query fails is
+ *     drained, and every release reads a failed query as no feature at
+ *     all anyway;
+ *   - the set exits 0 once the target is recorded, even when topod's dry
+ *     run refused it: 24.05 and later set the node DOWN "Failed to set
+ *     node feature(s)" on a failed set, skip the RebootProgram and discard
+ *     the helper's output, so topod's reason would be lost; recorded, the
+ *     RebootProgram's SetLayout fails with it and the Prolog drains the
+ *     node naming it (22.05 to 23.11 ignore the status anyway). 1 only when
+ *     the target cannot be recorded, 2 for an argument that is no layout.
  */
 #include <errno.h>
 #include <json-c/json.h>
@@ -43,9 +57,14 @@ static int print_layout(void)
 			      sizeof(why));
 
 	if (r < 0) {
-		/* not a feature name: slurmd filters the line out */
+		/*
+		 * not a feature name: slurmd filters the line out. Exit 0: no
+		 * layout is active, which is what the node reports; a failed
+		 * query drains the node on 24.05.2+ (helpers.conf(5)), for a
+		 * topod that is only slow.
+		 */
 		fprintf(stderr, "slurm-feature-helper: %s\n", why);
-		return 1;
+		return 0;
 	}
 	/* "other" or "unknown": no layout feature is active */
 	if (pt_layout_switchable(layout))
@@ -93,21 +112,26 @@ static void dry_run(const char *layout, char *verdict, size_t len,
 
 static int record_target(const char *layout)
 {
-	static const char *const keys[] = { "layout", "verdict", "apply" };
-	char verdict[1024], apply[32];
-	const char *values[3] = { layout, verdict, apply };
+	static const char *const keys[] = { "layout", "verdict", "apply",
+					    "since" };
+	char verdict[1024], apply[32], since[32];
+	const char *values[4] = { layout, verdict, apply, since };
 	int r;
 
 	dry_run(layout, verdict, sizeof(verdict), apply, sizeof(apply));
+	/* the RebootProgram takes only a record this fresh as its request's */
+	snprintf(since, sizeof(since), "%lld", pt_boottime_s());
 	/* a new request: an older failure is not this one's */
 	pt_record_remove("slurm-error");
 	/*
 	 * Recorded even when refused: the RebootProgram's SetLayout then
 	 * fails with topod's own error, the node comes back in its old
 	 * layout and the Prolog refuses the job naming it. Not recording
-	 * would leave the node booting until ResumeTimeout, and say nothing.
+	 * would leave the node booting until ResumeTimeout (22.05) or DOWN
+	 * with Slurm's "Failed to set node feature(s)" (24.05+), and say
+	 * nothing of why.
 	 */
-	r = pt_record_write("slurm-target", keys, values, 3);
+	r = pt_record_write("slurm-target", keys, values, 4);
 	if (r < 0) {
 		fprintf(stderr, "slurm-feature-helper: cannot record the target "
 			"%s: %s\n", layout, strerror(-r));
@@ -115,7 +139,8 @@ static int record_target(const char *layout)
 	}
 	printf("slurm-feature-helper: target %s recorded (%s)\n", layout,
 	       verdict);
-	return strncmp(verdict, "refused", 7) ? 0 : 1;
+	/* refused too: the reason reaches the operator through the Prolog */
+	return 0;
 }
 
 int main(int argc, char **argv)

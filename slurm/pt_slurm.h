@@ -12,6 +12,7 @@
  *   PCITOPO_SYSFS       the module's folder      /sys/kernel/pcitopo
  *   PCITOPO_RUN_DIR     target, error, log       /run/pcitopo
  *   PCITOPO_TOPOCTL     topoctl                  $(BINDIR)/topoctl
+ *   PCITOPO_SYSTEMCTL   systemctl                /bin/systemctl
  */
 #ifndef PCITOPO_SLURM_PT_SLURM_H
 #define PCITOPO_SLURM_PT_SLURM_H
@@ -42,6 +43,15 @@ int pt_layout_now(char *out, size_t len, int timeout_ms, char *why,
 
 /* topoctl's path ($PCITOPO_TOPOCTL, else PT_SLURM_TOPOCTL) */
 const char *pt_topoctl(void);
+
+/* systemctl's path ($PCITOPO_SYSTEMCTL, else /bin/systemctl) */
+const char *pt_systemctl(void);
+
+/*
+ * Seconds since this boot (CLOCK_BOOTTIME): the age of a record under
+ * /run, which a boot empties, whatever the wall clock does meanwhile.
+ */
+long long pt_boottime_s(void);
 
 /* $PCITOPO_RUN_DIR/NAME (NAME: "slurm-target", "slurm-error", ...) */
 const char *pt_run_path(const char *name, char *buf, size_t len);

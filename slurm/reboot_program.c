@@ -1,10 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * slurm-reboot-program: slurm.conf's RebootProgram for nodes whose layout
- * Slurm changes (node_features/helpers). slurmd runs it with no argument
- * after the feature helper recorded the target (slurm-feature-helper
- * LAYOUT), from inside its reboot RPC and holding its configuration lock:
- * so it checks the target, forks the work away and returns at once.
+ * Slurm changes (node_features/helpers). slurmd runs it from inside its
+ * reboot RPC, after the feature helper recorded the target
+ * (slurm-feature-helper LAYOUT), holding its configuration lock on 22.05
+ * to 25.05 (system()): so it checks the target, forks the work away and
+ * returns at once.
+ *
+ *   slurm-reboot-program            22.05, or any release's plain
+ *                                   `scontrol reboot`: the target is the
+ *                                   helper's record, if one was written
+ *                                   for this request (TARGET_MAX_AGE_S)
+ *   slurm-reboot-program FEATURES   23.02 and later with a features
+ *                                   reboot: FEATURES is the request's
+ *                                   comma-separated changeable features
+ *                                   (`RebootProgram 'cascade'` through
+ *                                   system() up to 25.05, one argv word
+ *                                   from 26.05). The one layout among them
+ *                                   is the target; other features are not
+ *                                   pcitopo's and are ignored; two layouts
+ *                                   are refused.
  *
  * The work (logged to /run/pcitopo/slurm-reboot.log):
  *   - online platform (MUX; Apply "online", from the helper's dry run,
@@ -19,13 +34,16 @@
  *     restarted with -b all the same: the node comes back in its old layout
  *     at once and the Prolog refuses the job, draining the node with the
  *     error as reason (instead of a node left booting until ResumeTimeout).
- * No target recorded (a plain `scontrol reboot`, or no layout asked): it
- * does nothing, says so in the log and on stderr, and exits 1.
+ * No layout target (a plain `scontrol reboot`, a reboot for features that
+ * are not pcitopo's): the node is rebooted as a RebootProgram without
+ * pcitopo would (`systemctl reboot`, or $PCITOPO_REBOOT); the layout is
+ * not touched, so the node comes back in the one it had.
  *
  * The restart: $PCITOPO_SLURMD_RESTART (a shell command) if set, else
- * /run/pcitopo/slurmd-boot.env (PCITOPO_SLURMD_BOOT=-b, read once by the
- * shipped slurmd.service drop-in, then removed) and `systemctl --no-block
- * restart slurmd.service`.
+ * /run/pcitopo/slurmd-boot.env (SLURMD_OPTIONS: the running slurmd's own
+ * with -b added, read once by the shipped slurmd.service drop-in, which
+ * only adds that EnvironmentFile= to the distribution's unit, then
+ * removed) and `systemctl --no-block restart slurmd.service`.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -41,6 +59,11 @@
 #include "pt_slurm.h"
 
 #define SWITCH_TIMEOUT_MS	(30 * 60 * 1000)
+/*
+ * How old the helper's record may be and still be this request's: the
+ * helper runs just before, once per feature, each run within ExecTime.
+ */
+#define TARGET_MAX_AGE_S	300
 
 static void logf_(const char *fmt, ...)
 {
@@ -73,6 +96,27 @@ static void open_log(void)
 	}
 }
 
+/*
+ * The target as the helper records it, when the RebootProgram learns it
+ * from its argument instead (no record for this layout): the log and the
+ * record say where it came from.
+ */
+static int record_target(const char *layout)
+{
+	static const char *const keys[] = { "layout", "verdict", "apply",
+					    "since" };
+	char since[32];
+	const char *values[] = { layout, "unchecked: from the RebootProgram's "
+				 "argument, no helper record", "", since };
+	int r;
+
+	snprintf(since, sizeof(since), "%lld", pt_boottime_s());
+	r = pt_record_write("slurm-target", keys, values, 4);
+	if (r < 0)
+		logf_("cannot record the target %s: %s", layout, strerror(-r));
+	return r;
+}
+
 static void record_error(const char *msg)
 {
 	static const char *const keys[] = { "error" };
@@ -99,11 +143,93 @@ static void apply_of(char *out, size_t len)
 	json_object_put(o);
 }
 
+/*
+ * The options systemd gave the running slurmd ($SLURMD_OPTIONS of its
+ * environment: the unit's EnvironmentFile= lines, /etc/default/slurmd,
+ * a site's own drop-ins, all resolved), without a -b of an earlier such
+ * start. The shipped drop-in adds /run/pcitopo/slurmd-boot.env after the
+ * unit's own files, so its SLURMD_OPTIONS wins for the next start: it
+ * must carry the site's options too, not replace them (--conf-server of
+ * a configless site, say). 0, or -ENOENT when slurmd is not systemd's
+ * (then this program's own environment, which slurmd passed on up to
+ * 25.05).
+ */
+static int slurmd_options(char *out, size_t len)
+{
+	char *argv[] = { (char *)pt_systemctl(), "show", "-P", "MainPID",
+			 "slurmd.service", NULL };
+	char buf[256], path[64], env[16384], opts[4096] = "";
+	const char *src = NULL;
+	long pid = 0;
+	size_t n = 0, used = 0;
+	FILE *f;
+
+	if (!pt_run(argv, buf, sizeof(buf), 10000))
+		pid = atol(buf);
+	if (pid > 0) {
+		snprintf(path, sizeof(path), "/proc/%ld/environ", pid);
+		f = fopen(path, "re");
+		if (f) {
+			n = fread(env, 1, sizeof(env) - 1, f);
+			fclose(f);
+		}
+		env[n] = '\0';
+		/* NUL-separated VAR=value entries */
+		for (size_t i = 0; i < n; i += strlen(env + i) + 1)
+			if (!strncmp(env + i, "SLURMD_OPTIONS=", 15))
+				src = env + i + 15;
+		if (!src && n)
+			src = "";	/* slurmd's, and it has none */
+	}
+	if (!src)
+		src = getenv("SLURMD_OPTIONS");
+	/* systemd splits an unbraced $SLURMD_OPTIONS at white space */
+	for (const char *p = src ? src : ""; *p;) {
+		size_t w;
+
+		p += strspn(p, " \t\n");
+		w = strcspn(p, " \t\n");
+		/* a word that does not fit is dropped whole, never cut */
+		if (w && !(w == 2 && !strncmp(p, "-b", 2)) &&
+		    used + w + 2 < sizeof(opts))
+			used += (size_t)sprintf(opts + used, "%s%.*s",
+						used ? " " : "", (int)w, p);
+		p += w;
+	}
+	snprintf(out, len, "%s", opts);
+	return pid > 0 && n ? 0 : -ENOENT;
+}
+
+/*
+ * VALUE as a double-quoted EnvironmentFile= value (systemd.exec(5): \"
+ * and \\ are escapes there), so that a quote or backslash in a site's
+ * options reaches slurmd as the site wrote it.
+ */
+static void env_quote(const char *value, char *out, size_t len)
+{
+	size_t o = 0;
+
+	if (len < 3) {
+		if (len)
+			out[0] = '\0';
+		return;
+	}
+	out[o++] = '"';
+	for (const char *v = value; *v && o + 3 < len; v++) {
+		if (*v == '"' || *v == '\\' || *v == '$' || *v == '`')
+			out[o++] = '\\';
+		out[o++] = *v;
+	}
+	out[o++] = '"';
+	out[o] = '\0';
+}
+
 static int restart_slurmd(void)
 {
 	const char *cmd = getenv("PCITOPO_SLURMD_RESTART");
-	static const char *const keys[] = { "PCITOPO_SLURMD_BOOT" };
-	static const char *const values[] = { "-b" };
+	static const char *const keys[] = { "SLURMD_OPTIONS" };
+	char opts[4096], boot[4100], quoted[8300];
+	const char *values[] = { quoted };
 	char out[4096];
 	int r;
 
@@ -113,15 +239,21 @@ static int restart_slurmd(void)
 		logf_("restarting slurmd with -b: %s", cmd);
 		r = pt_run(argv, out, sizeof(out), 60000);
 	} else {
-		char *argv[] = { "/bin/systemctl", "--no-block", "restart",
-				 "slurmd.service", NULL };
+		char *argv[] = { (char *)pt_systemctl(), "--no-block",
+				 "restart", "slurmd.service", NULL };
 
+		if (slurmd_options(opts, sizeof(opts)) < 0)
+			logf_("slurmd.service has no running slurmd to take "
+			      "its options from: this program's ('%s')", opts);
+		snprintf(boot, sizeof(boot), "%s%s-b", opts, opts[0] ? " " : "");
+		env_quote(boot, quoted, sizeof(quoted));
 		r = pt_record_write("slurmd-boot.env", keys, values, 1);
 		if (r < 0) {
 			logf_("cannot write slurmd-boot.env: %s", strerror(-r));
 			return 1;
 		}
-		logf_("restarting slurmd with -b: systemctl restart slurmd");
+		logf_("restarting slurmd with -b: systemctl restart slurmd "
+		      "(SLURMD_OPTIONS=%s)", quoted);
 		r = pt_run(argv, out, sizeof(out), 60000);
 	}
 	if (r)
@@ -173,25 +305,150 @@ static int do_switch(const char *target, const char *recorded_apply)
 	return 1;
 }
 
+/*
+ * The layout among the request's features (23.02+: "cascade", or
+ * "cascade,bigmem" with another changeable feature of helpers.conf): 0
+ * with it in out ("" if none is a layout), -EINVAL if two differ (both
+ * named in why). A site without MutuallyExclusive in helpers.conf can
+ * send two; the Prolog refuses such a job too.
+ */
+static int layout_of_features(const char *features, char *out, size_t len,
+			      char *why, size_t wlen)
+{
+	char buf[1024], *save = NULL;
+
+	out[0] = '\0';
+	snprintf(buf, sizeof(buf), "%s", features);
+	for (char *t = strtok_r(buf, ",", &save); t;
+	     t = strtok_r(NULL, ",", &save)) {
+		if (!pt_layout_switchable(t))
+			continue;
+		if (out[0] && strcmp(out, t)) {
+			snprintf(why, wlen, "the reboot request asks for two "
+				 "layouts, %s and %s (features '%s'): refused",
+				 out, t, features);
+			return -EINVAL;
+		}
+		snprintf(out, len, "%s", t);
+	}
+	return 0;
+}
+
+/*
+ * The helper's record, if it was written for this request: the helper
+ * runs in the same RPC just before (each helper run bounded by ExecTime),
+ * so an older one is left from a request whose RebootProgram never ran
+ * (24.05+ skips it when a helper fails) and must not turn a later plain
+ * `scontrol reboot` into a switch. 0 with the layout (and Apply), or
+ * -ENOENT (none, stale: said in the log).
+ */
+static int recorded_target(char *target, size_t len, char *apply,
+			   size_t alen)
+{
+	char since[32] = "";
+	long long age;
+
+	apply[0] = '\0';
+	if (pt_record_get("slurm-target", "layout", target, len))
+		return -ENOENT;
+	pt_record_get("slurm-target", "since", since, sizeof(since));
+	age = since[0] ? pt_boottime_s() - atoll(since) : -1;
+	if (!pt_layout_switchable(target) || age < 0 ||
+	    age > TARGET_MAX_AGE_S) {
+		char when[64];
+
+		if (age < 0)
+			snprintf(when, sizeof(when), "at an unknown time");
+		else
+			snprintf(when, sizeof(when), "%lld s ago", age);
+		logf_("the target '%s' recorded %s is not this request's "
+		      "(the helper records one just before): ignored", target,
+		      when);
+		pt_record_take("slurm-target");
+		target[0] = '\0';
+		return -ENOENT;
+	}
+	pt_record_get("slurm-target", "apply", apply, alen);
+	return 0;
+}
+
+/*
+ * No layout asked: reboot as a RebootProgram without pcitopo would.
+ * pcitopo switches nothing, so the node comes back in the layout the
+ * hardware kept (unless /etc/pcitopo/profile names another: pcitopo-boot
+ * applies it at every boot).
+ */
+static int plain_reboot(void)
+{
+	const char *cmd = getenv("PCITOPO_REBOOT");
+	char *sh[] = { "/bin/sh", "-c", (char *)cmd, NULL };
+	char *sd[] = { (char *)pt_systemctl(), "reboot", NULL };
+	char *rb[] = { "/sbin/reboot", NULL };
+	char *const *argv = sd;
+	char out[4096];
+	int r;
+
+	if (cmd && *cmd)
+		argv = sh;
+	else if (access("/run/systemd/system", F_OK))
+		argv = rb;	/* not booted with systemd */
+	logf_("no layout target (a plain scontrol reboot): rebooting the "
+	      "node, layout unchanged: %s", argv == sh ? cmd : argv[0]);
+	r = pt_run(argv, out, sizeof(out), 60000);
+	if (r)
+		logf_("the reboot command failed (%d): %s", r,
+		      r < 0 ? strerror(-r) : pt_last_line(out));
+	return r ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
-	char target[PT_LAYOUT_LEN], apply[32] = "";
+	char target[PT_LAYOUT_LEN], apply[32] = "", rec[PT_LAYOUT_LEN];
+	char why[1200];
 	pid_t pid;
 
-	(void)argv;
-	if (argc > 1) {
-		fputs("slurm-reboot-program: takes no arguments (slurm.conf "
-		      "RebootProgram)\n", stderr);
+	if (argc > 2) {
+		fputs("slurm-reboot-program: usage: slurm-reboot-program "
+		      "[FEATURES] (slurm.conf RebootProgram; Slurm 23.02+ "
+		      "passes the requested features as one argument)\n",
+		      stderr);
 		return 2;
 	}
 	open_log();
-	if (pt_record_get("slurm-target", "layout", target, sizeof(target)) ||
-	    !pt_layout_switchable(target)) {
-		logf_("no layout target recorded (no layout in the reboot "
-		      "request: a plain scontrol reboot?): nothing done");
-		return 1;
+	if (argc == 2) {
+		logf_("reboot request with features '%s'", argv[1]);
+		if (layout_of_features(argv[1], target, sizeof(target), why,
+				       sizeof(why)) < 0) {
+			/*
+			 * The node comes back at once in its layout and the
+			 * Prolog refuses the job naming this: not a node left
+			 * rebooting until ResumeTimeout.
+			 */
+			logf_("%s", why);
+			record_error(why);
+			pt_record_take("slurm-target");
+			restart_slurmd();
+			return 1;
+		}
+		/*
+		 * The argument is the request; the helper's record only adds
+		 * its dry run's Apply, and only if it is about this layout.
+		 */
+		if (target[0] && (recorded_target(rec, sizeof(rec), apply,
+						  sizeof(apply)) ||
+				  strcmp(rec, target))) {
+			apply[0] = '\0';
+			/* bookkeeping: the switch does not depend on it */
+			(void)record_target(target);
+		}
+		/* no layout asked: a record there is not this request's */
+		if (!target[0])
+			pt_record_take("slurm-target");
+	} else {
+		recorded_target(target, sizeof(target), apply, sizeof(apply));
 	}
-	pt_record_get("slurm-target", "apply", apply, sizeof(apply));
+	if (!target[0])
+		return plain_reboot();
 	/* consumed: a later request must record its own */
 	pt_record_take("slurm-target");
 	logf_("reboot request for layout %s", target);

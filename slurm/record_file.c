@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "pt_slurm.h"
@@ -21,6 +22,21 @@ const char *pt_run_path(const char *name, char *buf, size_t len)
 
 	snprintf(buf, len, "%s/%s", dir && *dir ? dir : "/run/pcitopo", name);
 	return buf;
+}
+
+const char *pt_systemctl(void)
+{
+	const char *p = getenv("PCITOPO_SYSTEMCTL");
+
+	return p && *p ? p : "/bin/systemctl";
+}
+
+long long pt_boottime_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return ts.tv_sec;
 }
 
 int pt_record_write(const char *name, const char *const *keys,

@@ -185,6 +185,8 @@ ok "$([[ -z $miss ]] && ! grep -qE 'libexec/pcitopo/slurm|slurm.*\.(path|service
 	"missing:$miss; pcitopo: $(grep slurm <<<"$list")"
 ok "$(dpkg-deb -f "$slurm_deb" Depends | grep -q "pcitopo (= $V)"; echo $?)" \
 	"pcitopo-slurm depends on pcitopo of its own version" "$(dpkg-deb -f "$slurm_deb" Depends)"
+ok "$(dpkg-deb -f "$slurm_deb" Depends | tr ',' '\n' | grep -qx ' *slurm-client'; echo $?)" \
+	"pcitopo-slurm depends on slurm-client (the Prolog's scontrol)" "$(dpkg-deb -f "$slurm_deb" Depends)"
 # Depends as policy 7.2 says: topoctl needs none of the bus, systemd and
 # polkitd (topod's), so they are Recommends, not Depends
 dep=$(dpkg-deb -f "$deb" Depends) rec=$(dpkg-deb -f "$deb" Recommends)

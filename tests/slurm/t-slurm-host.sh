@@ -7,12 +7,16 @@
 # topod that is busy switching), a stand-in scontrol (PCITOPO_SCONTROL) and
 # a run folder of their own (PCITOPO_RUN_DIR).
 #   the helper: no argument prints the module's layout (none for "other"),
-#   else topod's (topoctl status), within its deadline when topod hangs;
-#   an unknown layout is refused by name; a layout is recorded atomically
-#   with the dry run's verdict;
-#   the RebootProgram: no target -> exit 1, said in its log, nothing run;
-#   a target -> consumed, topoctl set, slurmd restarted; a failed switch
-#   -> the error recorded, slurmd restarted all the same;
+#   else topod's (topoctl status), within its deadline when topod hangs
+#   (then no feature, exit 0); an unknown layout is refused by name; a
+#   layout is recorded atomically with the dry run's verdict, exit 0 even
+#   when refused, 1 only when it cannot be recorded;
+#   the RebootProgram: no target (scontrol reboot), or a stale one -> the
+#   node rebooted (PCITOPO_REBOOT), nothing switched; a target -> consumed,
+#   topoctl set, slurmd restarted; a failed switch -> the error recorded,
+#   slurmd restarted all the same; 23.02+'s argument ('cascade',
+#   'bigmem,common', 'bigmem', 'cascade,balance') -> the one layout
+#   switched, the others ignored, two layouts refused by name;
 #   the Prolog: no layout asked, the right layout -> 0; the wrong one ->
 #   exit 1 and scontrol drains the node with both layouts and the error.
 # TAP on stdout.
@@ -54,7 +58,19 @@ esac
 EOC
 # shellcheck disable=SC2016 # expands when the stand-in runs
 printf '#!/bin/bash\necho "$*" >>"$STUB/scontrol.calls"\n' >"$t/scontrol"
-chmod +x "$t/topoctl" "$t/scontrol"
+# the stand-in systemctl: slurmd.service's MainPID from $STUB/mainpid; a
+# restart keeps the boot environment file as slurmd's start would read it
+cat >"$t/systemctl" <<'EOC'
+#!/bin/bash
+echo "$*" >>"$STUB/systemctl.calls"
+case "$*" in
+"show -P MainPID slurmd.service") cat "$STUB/mainpid" 2>/dev/null || echo 0 ;;
+"--no-block restart slurmd.service")
+	cp "$PCITOPO_RUN_DIR/slurmd-boot.env" "$STUB/boot.env"; touch "$STUB/restarted" ;;
+*) exit 1 ;;
+esac
+EOC
+chmod +x "$t/topoctl" "$t/scontrol" "$t/systemctl"
 H=$s/slurm-feature-helper R=$s/slurm-reboot-program P=$s/slurm-prolog
 
 echo balance >"$t/sys/layout"
@@ -70,8 +86,9 @@ echo hang >"$t/mode"
 s0=$SECONDS
 out=$(PCITOPO_HELPER_TIMEOUT_MS=1500 "$H" 2>&1) && rc=0 || rc=$?
 el=$((SECONDS - s0))
-tap "$([[ $rc == 1 && $el -le 4 && $out == *"did not answer within 1500 ms"* ]] && echo 1 || echo 0)" \
-	"helper: topod hanging: gives up within its deadline ($el s), says so" "$rc $out"
+tap "$([[ $rc == 0 && $el -le 4 && $out == *"did not answer within 1500 ms"* &&
+	$(grep -c -vE '^slurm-feature-helper: ' <<<"$out") == 0 ]] && echo 1 || echo 0)" \
+	"helper: topod hanging: gives up within its deadline ($el s), says so on a line slurmd drops, no feature, exit 0 (a failed query drains on 24.05.2+)" "$rc $out"
 echo balance >"$t/sys/layout"
 echo ok >"$t/mode"
 out=$("$H" bogus 2>&1) && rc=0 || rc=$?
@@ -82,23 +99,46 @@ tap "$([[ $rc == 2 && $out == *usage* ]] && echo 1 || echo 0)" "helper: two argu
 mkdir -p "$t/run"
 echo "error=old" >"$t/run/slurm-error"
 out=$("$H" cascade 2>&1) && rc=0 || rc=$?
-tap "$([[ $rc == 0 && $(cat "$t/run/slurm-target") == $'layout=cascade\nverdict=proceed\napply=online' &&
+tap "$([[ $rc == 0 && $(tr '\n' ' ' <"$t/run/slurm-target") =~ ^layout=cascade\ verdict=proceed\ apply=online\ since=[0-9]+\ $ &&
 	! -e $t/run/slurm-error && -z $(find "$t/run" -name '*.tmp') && $(cat "$t/sys/layout") == balance ]] &&
 	echo 1 || echo 0)" \
-	"helper cascade: target recorded with the dry run's verdict (no temporary left, an old error cleared), nothing switched" \
+	"helper cascade: target recorded with the dry run's verdict and its time (no temporary left, an old error cleared), nothing switched" \
 	"$rc $out $(cat "$t/run/slurm-target")"
 echo refuse >"$t/mode"
 out=$("$H" common 2>&1) && rc=0 || rc=$?
-tap "$([[ $rc == 1 && $(cat "$t/run/slurm-target") == *"verdict=refused: GPU 0000:21:00.0 is in use"* ]] &&
-	echo 1 || echo 0)" "helper: a refused dry run is recorded with topod's message, exit 1" "$rc $out"
+tap "$([[ $rc == 0 && $(cat "$t/run/slurm-target") == *"verdict=refused: GPU 0000:21:00.0 is in use"* ]] &&
+	echo 1 || echo 0)" "helper: a refused dry run is recorded with topod's message, exit 0 (24.05+ would DOWN the node and skip the RebootProgram)" "$rc $out"
+out=$(PCITOPO_RUN_DIR=$t/sys/layout/run "$H" cascade 2>&1) && rc=0 || rc=$?
+tap "$([[ $rc == 1 && $out == *"cannot record the target cascade: Not a directory"* ]] && echo 1 || echo 0)" \
+	"helper: the target cannot be recorded (the run folder under a file): exit 1, says why" "$rc $out"
 
 # the RebootProgram
 echo ok >"$t/mode"
 rm -f "$t/run/slurm-target" "$t/topoctl.calls"
-out=$(PCITOPO_SLURMD_RESTART="touch $t/restarted" "$R" 2>&1) && rc=0 || rc=$?
-tap "$([[ $rc == 1 && $(cat "$t/run/slurm-reboot.log") == *"no layout target recorded"*"nothing done"* &&
-	! -e $t/topoctl.calls && ! -e $t/restarted ]] && echo 1 || echo 0)" \
-	"RebootProgram without a target: exit 1, says so in its log, runs nothing" "$rc $out"
+rb() { PCITOPO_SLURMD_RESTART="touch $t/restarted" PCITOPO_REBOOT="touch $t/rebooted" "$R" "$@"; }
+out=$(rb 2>&1) && rc=0 || rc=$?
+tap "$([[ $rc == 0 && -e $t/rebooted && $(cat "$t/run/slurm-reboot.log") == *"no layout target (a plain scontrol reboot): rebooting the node, layout unchanged"* &&
+	! -e $t/topoctl.calls && ! -e $t/restarted && $(cat "$t/sys/layout") == balance ]] && echo 1 || echo 0)" \
+	"RebootProgram without a target (scontrol reboot): reboots the node (the reboot command ran), no topoctl call, layout untouched, exit 0" \
+	"$rc $out $(cat "$t/run/slurm-reboot.log")"
+rm -f "$t/rebooted"
+out=$(PCITOPO_SLURMD_RESTART="touch $t/restarted" PCITOPO_REBOOT="exit 3" "$R" 2>&1) && rc=0 || rc=$?
+tap "$([[ $rc == 1 && $(tail -n 1 "$t/run/slurm-reboot.log") == *"the reboot command failed (3)"* ]] && echo 1 || echo 0)" \
+	"RebootProgram: a reboot command that fails: exit 1, its status in the log" "$rc $(tail -n 2 "$t/run/slurm-reboot.log")"
+# a target left from a request whose RebootProgram never ran (24.05+ skips
+# it when a helper fails): a later plain reboot must not switch
+up=$(cut -d. -f1 /proc/uptime)
+printf 'layout=cascade\nverdict=proceed\napply=online\nsince=%s\n' $((up - 400)) >"$t/run/slurm-target"
+out=$(rb 2>&1) && rc=0 || rc=$?
+tap "$([[ $rc == 0 && -e $t/rebooted && ! -e $t/topoctl.calls && ! -e $t/run/slurm-target &&
+	$(cat "$t/run/slurm-reboot.log") == *"the target 'cascade' recorded 400 s ago is not this request's"*"rebooting the node"* ]] &&
+	echo 1 || echo 0)" \
+	"RebootProgram: a target recorded 400 s ago is stale: set aside, the node rebooted, nothing switched" \
+	"$rc $out $(tail -n 3 "$t/run/slurm-reboot.log")"
+rm -f "$t/rebooted"
+out=$(rb a b 2>&1) && rc=0 || rc=$?
+tap "$([[ $rc == 2 && $out == *"usage: slurm-reboot-program [FEATURES]"* && ! -e $t/rebooted ]] && echo 1 || echo 0)" \
+	"RebootProgram: two arguments: usage error (exit 2), nothing run" "$rc $out"
 wait_for() { for _ in $(seq 100); do [[ -e $1 ]] && return 0; sleep 0.1; done; return 1; }
 "$H" cascade >/dev/null
 out=$(PCITOPO_SLURMD_RESTART="touch $t/restarted" "$R" 2>&1) && rc=0 || rc=$?
@@ -116,6 +156,69 @@ tap "$([[ $rc == 0 && -e $t/restarted && $(cat "$t/run/slurm-error" 2>&1) == "er
 	$(cat "$t/sys/layout") == cascade ]] && echo 1 || echo 0)" \
 	"RebootProgram: a failed switch: topod's error recorded, slurmd restarted all the same" \
 	"$rc $out $(cat "$t/run/slurm-error" 2>&1)"
+
+# 23.02 and later: the request's features as one argument
+echo ok >"$t/mode"; echo balance >"$t/sys/layout"
+rm -f "$t/restarted" "$t/rebooted" "$t/topoctl.calls" "$t/run/slurm-target" "$t/run/slurm-error"
+out=$(rb cascade 2>&1) && rc=0 || rc=$?
+wait_for "$t/restarted" || true
+tap "$([[ $rc == 0 && -e $t/restarted && $(cat "$t/sys/layout") == cascade && ! -e $t/rebooted &&
+	$(cat "$t/run/slurm-target.taken") == "layout=cascade"$'\n'"verdict=unchecked: from the RebootProgram's argument, no helper record"* &&
+	$(cat "$t/topoctl.calls") == "-j status"$'\n'"set cascade" ]] && echo 1 || echo 0)" \
+	"RebootProgram 'cascade' (23.02+) with no helper record: the argument is the target (recorded, consumed), Apply from topoctl status, switched, slurmd restarted" \
+	"$rc $out $(cat "$t/topoctl.calls") $(tail -n 4 "$t/run/slurm-reboot.log")"
+rm -f "$t/restarted" "$t/topoctl.calls"
+"$H" common >/dev/null
+out=$(rb 'bigmem,common' 2>&1) && rc=0 || rc=$?
+wait_for "$t/restarted" || true
+tap "$([[ $rc == 0 && -e $t/restarted && $(cat "$t/sys/layout") == common && ! -e $t/run/slurm-target &&
+	$(cat "$t/topoctl.calls") == "set common --dry-run -j"$'\n'"set common" &&
+	$(cat "$t/run/slurm-reboot.log") == *"features 'bigmem,common'"*"(apply online)"* ]] && echo 1 || echo 0)" \
+	"RebootProgram 'bigmem,common': bigmem (not a layout) ignored, common switched with the helper's recorded Apply (no topoctl status)" \
+	"$rc $out $(cat "$t/topoctl.calls") $(tail -n 4 "$t/run/slurm-reboot.log")"
+rm -f "$t/restarted" "$t/topoctl.calls"
+"$H" cascade >/dev/null; rm -f "$t/topoctl.calls"
+out=$(rb bigmem 2>&1) && rc=0 || rc=$?
+tap "$([[ $rc == 0 && -e $t/rebooted && ! -e $t/restarted && ! -e $t/topoctl.calls && ! -e $t/run/slurm-target &&
+	$(cat "$t/sys/layout") == common ]] && echo 1 || echo 0)" \
+	"RebootProgram 'bigmem' (no layout among the features): a plain reboot, the helper's record of another request set aside, nothing switched" \
+	"$rc $out $(tail -n 3 "$t/run/slurm-reboot.log")"
+rm -f "$t/restarted" "$t/rebooted"
+out=$(rb 'cascade,balance' 2>&1) && rc=0 || rc=$?
+tap "$([[ $rc == 1 && -e $t/restarted && ! -e $t/rebooted && ! -e $t/topoctl.calls && $(cat "$t/sys/layout") == common &&
+	$(cat "$t/run/slurm-error") == "error=the reboot request asks for two layouts, cascade and balance (features 'cascade,balance'): refused" ]] &&
+	echo 1 || echo 0)" \
+	"RebootProgram 'cascade,balance': refused naming both (recorded for the Prolog), slurmd restarted, nothing switched, exit 1" \
+	"$rc $out $(cat "$t/run/slurm-error" 2>&1) $(tail -n 3 "$t/run/slurm-reboot.log")"
+echo cascade >"$t/sys/layout"; rm -f "$t/run/slurm-error"
+printf 'error=switch to common failed: BMC job 3 failed (error 7)\n' >"$t/run/slurm-error"
+
+# the restart through systemd: SLURMD_OPTIONS as the running slurmd had it
+# (its /proc environ), an earlier -b dropped, one -b added
+rm -f "$t/restarted" "$t/systemctl.calls"
+env -i SLURMD_OPTIONS='--conf-server ctl1:6817  -b -M' sleep 30 &
+fake=$!
+echo "$fake" >"$t/mainpid"
+echo ok >"$t/mode"; "$H" balance >/dev/null
+out=$(PCITOPO_SYSTEMCTL=$t/systemctl PCITOPO_REBOOT="touch $t/rebooted" "$R" 2>&1) && rc=0 || rc=$?
+wait_for "$t/restarted" || true
+kill "$fake" 2>/dev/null || true
+tap "$([[ $rc == 0 && $(cat "$t/boot.env" 2>&1) == 'SLURMD_OPTIONS="--conf-server ctl1:6817 -M -b"' &&
+	$(cat "$t/systemctl.calls") == "show -P MainPID slurmd.service"$'\n'"--no-block restart slurmd.service" &&
+	$(cat "$t/sys/layout") == balance ]] && echo 1 || echo 0)" \
+	"RebootProgram under systemd: slurmd-boot.env keeps the running slurmd's SLURMD_OPTIONS (--conf-server ctl1:6817 -M), its old -b dropped, -b added; systemctl restart slurmd" \
+	"$rc $out $(cat "$t/boot.env" 2>&1) $(cat "$t/systemctl.calls") $(tail -n 3 "$t/run/slurm-reboot.log")"
+rm -f "$t/restarted" "$t/systemctl.calls" "$t/boot.env"
+echo 0 >"$t/mainpid"
+"$H" cascade >/dev/null
+out=$(SLURMD_OPTIONS='-M "x\y"' PCITOPO_SYSTEMCTL=$t/systemctl PCITOPO_REBOOT="touch $t/rebooted" "$R" 2>&1) && rc=0 || rc=$?
+wait_for "$t/restarted" || true
+tap "$([[ $rc == 0 && $(cat "$t/boot.env" 2>&1) == 'SLURMD_OPTIONS="-M \"x\\y\" -b"' &&
+	$(cat "$t/run/slurm-reboot.log") == *"slurmd.service has no running slurmd to take its options from"* ]] && echo 1 || echo 0)" \
+	"RebootProgram, no slurmd under systemd (MainPID 0): its own SLURMD_OPTIONS, quoted for EnvironmentFile= (\\\" and \\\\), with -b" \
+	"$rc $out $(cat "$t/boot.env" 2>&1) $(tail -n 3 "$t/run/slurm-reboot.log")"
+echo cascade >"$t/sys/layout"
+printf 'error=switch to common failed: BMC job 3 failed (error 7)\n' >"$t/run/slurm-error"
 
 # the Prolog
 export SLURMD_NODENAME=node7 SLURM_JOB_ID=42

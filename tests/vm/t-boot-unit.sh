@@ -14,7 +14,10 @@
 # it, in cascade. Boot 1 is never in a GPU service's log. In the same boot,
 # the Slurm units as pcitopo-slurm installs them (Documentation/slurm.md):
 # Debian's slurmd.service with pcitopo's drop-in is ordered after topod and
-# pcitopo-boot (one ExecStart, with -b from /run/pcitopo/slurmd-boot.env),
+# pcitopo-boot, its ExecStart Debian's own (the drop-in adds
+# /run/pcitopo/slurmd-boot.env after Debian's environment file, for the
+# one -b start, and replaces nothing); a site's own ExecStart override
+# wins over both, the environment file still added;
 # and pcitopo-slurm-reconfig.path is armed on topod's state (its firing is
 # not checked: see the check). TAP on stdout, the boot times as #
 # comments. The server is always stopped.
@@ -69,8 +72,15 @@ g=$("$srv" run "$dir" --timeout 300 -- bash -c '
 	echo "module=$(grep -c "^pcitopo " /proc/modules) $(cat /sys/kernel/pcitopo/layout) $(cat /sys/kernel/pcitopo/count_gpus)"
 	echo "status=$(topoctl -j status)"
 	journalctl -b -u pcitopo-boot.service -o cat --no-pager | sed "s/^/journal=/"
-	systemctl show -p After -p Wants -p DropInPaths -p ExecStart -p EnvironmentFiles \
-		slurmd.service | sed "s/^/slurmd./"
+	systemctl show -p After -p Wants -p DropInPaths -p ExecStart -p ExecStartPost \
+		-p EnvironmentFiles slurmd.service | sed "s/^/slurmd./"
+	# a site that overrides ExecStart in a drop-in of its own
+	sd=/etc/systemd/system/slurmd.service.d
+	mkdir -p $sd
+	printf "[Service]\nExecStart=\nExecStart=/usr/sbin/slurmd -D -s \$SLURMD_OPTIONS --site-test\n" >$sd/site.conf
+	systemctl daemon-reload
+	systemctl show -p DropInPaths -p ExecStart -p EnvironmentFiles slurmd.service | sed "s/^/site./"
+	rm -f $sd/site.conf; systemctl daemon-reload
 	# the reload: its path unit, armed (the trigger itself is not checked
 	# here: /var/lib/pcitopo is a 9p bind mount, on which it never fired,
 	# Documentation/slurm.md "Not tested")
@@ -111,11 +121,21 @@ tap "$([[ $sd_after == *" topod.service "* && $sd_after == *" pcitopo-boot.servi
 	"slurmd.service (Debian's) with the drop-in: After= topod.service, pcitopo-boot.service; Wants= topod.service" \
 	"$(grep '^slurmd\.' <<<"$g")"
 sd_exec=$(get slurmd.ExecStart)
+sd_env=$(sed -n 's/^slurmd\.EnvironmentFiles=//p' <<<"$g" | tr '\n' '|')
 tap "$([[ $(grep -o 'path=' <<<"$sd_exec" | wc -l) == 1 &&
-	$sd_exec == *'argv[]=/usr/sbin/slurmd -D -s $SLURMD_OPTIONS $PCITOPO_SLURMD_BOOT ;'* &&
-	$g == *$'\n'"slurmd.EnvironmentFiles=/run/pcitopo/slurmd-boot.env (ignore_errors=yes)"* ]] && echo 1 || echo 0)" \
-	"the drop-in's ExecStart replaces Debian's (one, with \$PCITOPO_SLURMD_BOOT); /run/pcitopo/slurmd-boot.env optional" \
+	$sd_exec == *'argv[]=/usr/sbin/slurmd -D -s $SLURMD_OPTIONS ;'* &&
+	$sd_env == "/etc/default/slurmd (ignore_errors=yes)|/run/pcitopo/slurmd-boot.env (ignore_errors=yes)|" &&
+	$(get slurmd.ExecStartPost) == *'argv[]=/bin/rm -f /run/pcitopo/slurmd-boot.env ;'* ]] && echo 1 || echo 0)" \
+	"the drop-in replaces nothing: Debian's one ExecStart (\$SLURMD_OPTIONS); /run/pcitopo/slurmd-boot.env after /etc/default/slurmd (its SLURMD_OPTIONS wins), optional, removed after the start" \
 	"$(grep '^slurmd\.' <<<"$g")"
+site_exec=$(get site.ExecStart)
+site_env=$(sed -n 's/^site\.EnvironmentFiles=//p' <<<"$g" | tr '\n' '|')
+tap "$([[ $(grep -o 'path=' <<<"$site_exec" | wc -l) == 1 &&
+	$site_exec == *'argv[]=/usr/sbin/slurmd -D -s $SLURMD_OPTIONS --site-test ;'* &&
+	$site_env == *"/run/pcitopo/slurmd-boot.env (ignore_errors=yes)|" &&
+	$(get site.DropInPaths) == *"/etc/systemd/system/slurmd.service.d/site.conf"* ]] && echo 1 || echo 0)" \
+	"a site's own ExecStart override (/etc/systemd/system/slurmd.service.d/site.conf) wins, pcitopo's environment file still added" \
+	"$(grep '^site\.' <<<"$g")"
 grep -E '^commitlog=' <<<"$g" | sed 's/^/# /' || true
 pu=" $(get pathunit)"
 tap "$([[ $pu == *" ActiveState=active "* && $pu == *" SubState=waiting "* &&

@@ -23,6 +23,10 @@
 #       reload (the SIGHUP of `systemctl reload slurmd`, which
 #       pcitopo-slurm-reconfig.path starts), then common, with the same
 #       BootTime (to the second) and no RebootProgram run;
+#   (i) scontrol reboot of the idle node (no layout asked): the
+#       RebootProgram reboots it (here its stand-in for a boot, slurmd
+#       restarted with -b: PCITOPO_REBOOT), switches nothing; the node is
+#       back idle in common, the same ActiveFeatures, a later BootTime;
 #   (e) a BMC failure injected (pcitopo_fail_next): the cascade job never
 #       starts, the node drains with a reason naming the failure, the job
 #       is requeued (held), the node stays in common.
@@ -192,6 +196,31 @@ tap "$([[ $out == *"set=0 common"* && $out == *"unreloaded ActiveFeatures=balanc
 tap "$([[ -n $b0 && -n $b1 ]] && ((b1 - b0 <= 1 && b0 - b1 <= 1)) &&
 	[[ $out == *"State=IDLE "* && $out == *"reboots=0"* ]] && echo 1 || echo 0)" \
 	"(h) the reload is not a reboot: BootTime within a second of the one before, node idle, no RebootProgram run" "$out"
+
+# (i) scontrol reboot, no layout asked: a reboot, not a switch, and not a
+# node left rebooting until ResumeTimeout
+t0=$(now)
+s0=$(switches)
+out=$(T=200 grun bash -c "$pre"'r0=$(cat /run/pcitopo/slurm-reboot.log | wc -l)
+	echo "before $(w 1 node . | grep -o "ActiveFeatures=[^ ]*\|BootTime=[^ ]*" | tr "\n" " ")"
+	sleep 1.1	# BootTime has a resolution of a second
+	scontrol reboot node1; echo "reboot=$?"
+	for _ in $(seq 240); do
+		tail -n +$((r0 + 1)) /run/pcitopo/slurm-reboot.log | grep -q "rebooting the node" && break
+		sleep 0.5
+	done
+	echo "after $(w 150 node "State=IDLE " | grep -o "State=[^ ]*\|ActiveFeatures=[^ ]*\|BootTime=[^ ]*" | tr "\n" " ")"
+	echo "layout=$(cat /sys/kernel/pcitopo/layout)"
+	tail -n +$((r0 + 1)) /run/pcitopo/slurm-reboot.log' 2>&1) || true
+ti=$(since "$t0")
+echo "# (i):"; sed 's/^/#   /' <<<"$out"
+b0=$(boot_s before) b1=$(boot_s after)
+tap "$([[ $out == *"reboot=0"* && $out == *"no layout target (a plain scontrol reboot): rebooting the node"* &&
+	$out == *"after ActiveFeatures=common "*"State=IDLE "* && $out == *"layout=common"* && $(switches) == "$s0" ]] &&
+	echo 1 || echo 0)" \
+	"(i) scontrol reboot of idle node1, no layout asked: the RebootProgram rebooted it, no switch; back idle in common, ActiveFeatures=common ($ti s)" "$out"
+tap "$([[ -n $b0 && -n $b1 ]] && ((b1 > b0)) && echo 1 || echo 0)" \
+	"(i) slurmctld took it as a boot: BootTime later than before ($b0 -> $b1)" "$out"
 
 # (e) a BMC failure: the job never runs on the wrong layout
 t0=$(now)

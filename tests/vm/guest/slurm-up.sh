@@ -59,6 +59,10 @@ export SLURM_CONF=$dir/slurm.conf
 export PCITOPO_SLURM_DIR=$dir
 export PCITOPO_TOPOCTL=\${PCITOPO_TOPOCTL:-$root/cli/topoctl}
 export PCITOPO_SLURMD_RESTART="$root/tests/vm/guest/slurm-slurmd.sh $dir restart-boot"
+# the RebootProgram's plain reboot (scontrol reboot, no layout asked): the
+# guest's stand-in for a boot is the same restart with -b, detached (a real
+# systemctl reboot returns at once too; slurmd waits for the program)
+export PCITOPO_REBOOT="setsid $root/tests/vm/guest/slurm-slurmd.sh $dir restart-boot >/dev/null 2>&1 </dev/null &"
 EOC
 # shellcheck source=/dev/null
 . "$dir/env"
