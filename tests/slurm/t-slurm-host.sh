@@ -24,14 +24,8 @@ set -euo pipefail
 here=$(dirname "$(readlink -f "$0")")
 root=$(dirname "$(dirname "$here")")
 s=$root/slurm
-n=0 failed=0
-tap() {
-	n=$((n + 1))
-	if [[ $1 == 1 ]]; then echo "ok $n - $2"; else
-		failed=$((failed + 1)); echo "not ok $n - $2"
-		[[ -z ${3:-} ]] || printf '%s\n' "$3" | head -n 20 | sed 's/^/#   /'
-	fi
-}
+# shellcheck source=tests/tap.sh
+. "$root/tests/tap.sh"
 for p in slurm-feature-helper slurm-reboot-program slurm-prolog; do
 	[[ -x $s/$p ]] || { echo "not ok 1 - t-slurm-host: slurm/$p not built (run make)"; exit 1; }
 done
@@ -232,5 +226,4 @@ tap "$([[ $rc == 1 && $(cat "$t/scontrol.calls") == "update nodename=node7 state
 	echo 1 || echo 0)" \
 	"Prolog: wrong layout: exit 1, node drained, the reason names both layouts and the switch's error" \
 	"$rc $out $(cat "$t/scontrol.calls" 2>&1)"
-echo "1..$n"
-((failed == 0))
+tap_end

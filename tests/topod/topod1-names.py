@@ -28,18 +28,8 @@ import xml.etree.ElementTree as ET
 top = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HEADER = sys.argv[1] if len(sys.argv) > 1 else os.path.join(top, "include/pcitopo/topod1.h")
 XML = sys.argv[2] if len(sys.argv) > 2 else os.path.join(top, "Documentation/org.pcitopo.Topod1.xml")
-n = 0
-failed = 0
-
-
-def ok(cond, what, diag=""):
-    global n, failed
-    n += 1
-    print(("ok" if cond else "not ok") + " %d - %s" % (n, what))
-    if not cond:
-        failed += 1
-        for line in str(diag).splitlines():
-            print("# " + line)
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from tap import tap as ok, end  # noqa: E402  (the TAP lines: tests/tap.py)
 
 
 def words(s):
@@ -368,5 +358,4 @@ try:
     main()
 except Exception:  # a crash is a failure, not a few missing lines
     ok(False, "topod1-names.py ran to its end", traceback.format_exc())
-print("1..%d" % n)
-sys.exit(1 if failed else 0)
+sys.exit(end())

@@ -37,18 +37,8 @@ except ImportError:
     print("1..1")
     sys.exit(1)
 
-N = 0
-FAILED = 0
-
-
-def tap(ok, what, detail=()):
-    global N, FAILED
-    N += 1
-    if not ok:
-        FAILED += 1
-    print("%sok %d - %s" % ("" if ok else "not ", N, what))
-    for d in ([] if ok else list(detail)[:20]):
-        print("# " + d)
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from tap import tap, end  # noqa: E402  (the TAP lines: tests/tap.py)
 
 
 def c_name(*parts):
@@ -508,8 +498,7 @@ def main():
         tap(not bad, "%s (%s)" % (what[part], paths["kmod" if part == "module" else
                                                     "lib" if part == "library" else "header"]),
             bad)
-    print("1..%d" % N)
-    return 1 if FAILED else 0
+    return end()
 
 
 if __name__ == "__main__":

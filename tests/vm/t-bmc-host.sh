@@ -27,7 +27,7 @@ need_cmds ipmi_sim ipmitool qemu-system-x86_64
 
 server_test
 
-grun() { "$srv" run "$dir" --timeout "${T:-60}" "$@"; }	# run in the guest
+GRUN_TIMEOUT=60
 status() {	# the BMC's status over LAN, decoded by pt-bmc
 	daemon/tools/pt-bmc --lan "$PCITOPO_BMC_LAN" --creds "$PCITOPO_BMC_CREDS" \
 		--platform "$PCITOPO_PLATFORM" status 2>&1
@@ -45,8 +45,7 @@ wait_job() {	# the status once the job is no longer busy (bounded: 60 s)
 	done
 	echo "$s"
 }
-# The module's view: layout count_gpus generation.
-view() { grun bash -c 'cd /sys/kernel/pcitopo && echo "$(<layout) $(<count_gpus) $(<generation)"'; }
+# The module's view: layout count_gpus generation (view --gen, vm-tap.sh).
 start() {	# start METHOD LAYOUT
 	dir=$(mktemp -d /tmp/pcitopo-server.XXXXXX)
 	local t0 ok=1 line
@@ -90,7 +89,7 @@ if start switchfw balance; then
 	select_lan common || true
 	got=$(wait_job)
 	eq "$got" "state=failed current=cascade pending=none job=2 error=7" "fault: fail_next 7 -> failed, error 7, layout unchanged"
-	got=$(view 2>&1) || true
+	got=$(view --gen 2>&1) || true
 	eq "${got% *}" "cascade 8" "fault: the guest still sees cascade with 8 GPUs"
 	echo "# switchfw: power cycle to the guest agent ready: $cycle s"
 	stop
@@ -134,7 +133,7 @@ if start mux balance; then
 	select_lan common || true
 	got=$(wait_job)
 	eq "$got" "state=failed current=cascade pending=none job=2 error=2" "mux fault: fail_next -> failed, error 2, layout unchanged"
-	got=$(view 2>&1) || true
+	got=$(view --gen 2>&1) || true
 	eq "$got" "cascade 8 $gen1" "mux fault: nothing moved in the guest (cascade, 8 GPUs, same generation)"
 	echo "# mux: BMC job (busy 500 ms + helper) ${tjob} s; select to the guest's cascade ${tguest} s"
 	echo "# mux helper: ${helper//$'\n'/ }"

@@ -46,7 +46,6 @@ dir=$(mktemp -d /tmp/pcitopo-faults.XXXXXX)
 server_test
 
 t_all=$(now)
-grun() { "$srv" run "$dir" --timeout "${T:-120}" "$@"; }
 kv() { sed -n "s/^$1=//p" <<<"$out" | head -n 1; }
 # eqd GOT WANT WHAT DETAIL: eq, with DETAIL (the guest's output) under a failure
 eqd() {

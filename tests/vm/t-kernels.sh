@@ -69,8 +69,7 @@ for k in $(kernels_of smoke); do
 	echo "# boot $k ($(kernel_release "$k"), module smoke): $((SECONDS - t0)) s"
 done
 
-grun() { "$srv" run "$dir" --timeout "${T:-300}" "$@"; }
-view() { grun bash -c 'cd /sys/kernel/pcitopo && echo "$(<layout) $(<count_gpus)"'; }
+GRUN_TIMEOUT=300
 for k in $(kernels_of module); do
 	have_module "$k" || continue
 	kv=$(kernel_release "$k")

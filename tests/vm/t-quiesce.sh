@@ -56,7 +56,6 @@ dir=$(mktemp -d /tmp/pcitopo-quiesce.XXXXXX)
 server_test
 
 P=nvidia-persistenced.service D=nvidia-dcgm.service F=nvidia-fabricmanager.service
-grun() { "$srv" run "$dir" --timeout "${T:-120}" "$@"; }
 ulog() { cat "$dir/out/units/$1.log" 2>/dev/null || true; }
 lines() { ulog "$1" | wc -l; }
 # new UNIT N: the lines of UNIT's log after the first N
@@ -65,8 +64,8 @@ new() { ulog "$1" | tail -n "+$(($2 + 1))"; }
 events() { new "$1" "$2" | sed -n 's/.* event=\([a-z]*\) .*/\1/p' | tr '\n' ' ' | sed 's/ $//'; }
 # rf LINE KEY: a field of a record (t=... event=... layout=...)
 rf() { sed -n "s/.*\\b$2=\\([^ ]*\\).*/\\1/p" <<<"$1" | head -n 1; }
-# view RECORD: "layout gpus generation" of a record
-view() { echo "$(rf "$1" layout) $(rf "$1" gpus) $(rf "$1" generation)"; }
+# recview RECORD: "layout gpus generation" of a record
+recview() { echo "$(rf "$1" layout) $(rf "$1" gpus) $(rf "$1" generation)"; }
 # kv KEY: the first KEY= value in $out (quiesce-switch.sh's output)
 kv() { sed -n "s/^$1=//p" <<<"$out" | head -n 1; }
 # unitp UNIT PROP: a property from quiesce-switch.sh's unit= lines
@@ -104,7 +103,7 @@ stopped_first() {
 	t=$(rf "$2" t)
 	first=$(mev | awk '$2 == "device-del" {print $1; exit}')
 	gens=$(mev | awk '$2 == "device-del" {print $3}' | tr '\n' ' ')
-	tap "$([[ $(view "$2") == "$was 8 $g0" && -n $first && -n $t ]] &&
+	tap "$([[ $(recview "$2") == "$was 8 $g0" && -n $first && -n $t ]] &&
 		awk -v g="$g0" -v l="$gens" 'BEGIN { n = split(l, a, " "); for (i = 1; i <= n; i++) if (a[i] + 0 <= g + 0) exit 1; exit !n }' &&
 		lt "$t" "$first" && echo 1 || echo 0)" "$1" \
 		"stop record: ${2:-(none)}
@@ -122,7 +121,7 @@ restarted() {
 		"$(new "$P" "$nP" | grep -m1 ' event=stop ')"
 	rec=$(new "$P" "$nP" | grep -m1 ' event=start ') || rec=
 	last=$(mev | tail -n 1)
-	tap "$([[ $(view "$rec") == "$2 8 $(kv module | cut -d' ' -f3)" ]] && lt "${last%% *}" "$(rf "$rec" t)" && echo 1 || echo 0)" \
+	tap "$([[ $(recview "$rec") == "$2 8 $(kv module | cut -d' ' -f3)" ]] && lt "${last%% *}" "$(rf "$rec" t)" && echo 1 || echo 0)" \
 		"$1: $P started again after the GPUs came back, in $2 with 8 GPUs (the module's last generation)" \
 		"start record: ${rec:-(none)}
 module: $(kv module); last event: $last"
@@ -157,7 +156,7 @@ eq "$(kv init) $(kv system) [$(kv failed)] $(kv topod)" "systemd running [] acti
 eq "$(jq -r '"\(.platform) \(.layout) \(.state)"' <<<"$gst" 2>/dev/null)" "emulated-mux balance idle" \
 	"topod: platform emulated-mux, balance, idle"
 inv0=$(unitp "$P" InvocationID)
-eq "$(unitp "$P" ActiveState) $(unitp "$P" SubState) $(unitp "$P" NRestarts) | $(events "$P" 0) | $(view "$(ulog "$P")") | $(unitp "$D" ActiveState) $(unitp "$F" ActiveState)" \
+eq "$(unitp "$P" ActiveState) $(unitp "$P" SubState) $(unitp "$P" NRestarts) | $(events "$P" 0) | $(recview "$(ulog "$P")") | $(unitp "$D" ActiveState) $(unitp "$F" ActiveState)" \
 	"active running 0 | start | balance 8 $(rf "$(ulog "$P")" generation) | inactive inactive" \
 	"the GPU service stand-in is active before any switch, started once, in balance with 8 GPUs"
 
@@ -223,7 +222,7 @@ eq "$(jq -r '"\(.layout) \(.state)"' <<<"$st" 2>/dev/null) | $(kv module) | $(me
 eq "$(unitp "$D" ActiveState) $(unitp "$D" SubState) $([[ $(unitp "$D" InvocationID) == "$invD" ]] && echo same-invocation) | $(events "$D" "$nD")" \
 	"active running same-invocation | " "refusal: $D never stopped (same invocation, no stop record)" "$(new "$D" "$nD")"
 recs=$(new "$P" "$nP")
-eq "$(events "$P" "$nP") | $(view "$(grep -m1 ' event=stop ' <<<"$recs")") | $(view "$(grep -m1 ' event=start ' <<<"$recs")")" \
+eq "$(events "$P" "$nP") | $(recview "$(grep -m1 ' event=stop ' <<<"$recs")") | $(recview "$(grep -m1 ' event=start ' <<<"$recs")")" \
 	"stop start | balance 8 $gstart | balance 8 $gstart" \
 	"refusal: $P (stopped before $D refused) started again, in balance; once each" "$recs"
 eq "$(unitp "$P" ActiveState) $(unitp "$P" NRestarts) $([[ $(unitp "$P" InvocationID) != "$inv1" ]] && echo new-invocation)" \

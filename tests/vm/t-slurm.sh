@@ -53,7 +53,6 @@ need_host /usr/sbin/slurmctld /usr/sbin/slurmd /usr/sbin/munged /usr/bin/sbatch
 server_test
 
 T0=$(now)
-grun() { "$srv" run "$dir" --timeout "${T:-120}" "$@"; }
 # in the guest: the cluster's environment, the wait, a submission (sub
 # USER CONSTRAINT SECONDS: prints the job id) and what ends a wait for a job
 S=/var/tmp/pt-slurm

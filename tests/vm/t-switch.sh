@@ -34,7 +34,6 @@ need_cmds ipmi_sim qemu-system-x86_64 dbus-daemon
 
 server_test
 
-grun() { "$srv" run "$dir" --timeout "${T:-120}" "$@"; }
 # gpu N, for the guest: GPUN's address now, as topoctl names it (the
 # library's one rule, from sysfs: present whether or not the module is);
 # prefix a guest script with "$gpu_fn"
@@ -45,7 +44,6 @@ gpu() { cli/topoctl --source sysfs dev list 2>/dev/null |
 	awk -v n="GPU$1" '"'"'$2 == n { print $1 }'"'"'; }
 '
 
-view() { grun bash -c 'cd /sys/kernel/pcitopo && echo "$(<layout) $(<count_gpus)"'; }
 up() {	# up PLATFORM: module, dbus, topod in the guest
 	local out ok=1
 	out=$(T=120 grun tests/vm/guest/topod-up.sh "$1" 2>&1) || ok=0

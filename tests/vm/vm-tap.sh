@@ -47,6 +47,17 @@ server_test() {
 	trap server_test_cleanup EXIT
 	trap 'exit 130' INT TERM
 }
+# grun CMD...: CMD in the guest of the server in $dir (tests/vm/server run),
+# within $T seconds, else the test's GRUN_TIMEOUT, else 120
+grun() { "$srv" run "$dir" --timeout "${T:-${GRUN_TIMEOUT:-120}}" "$@"; }
+# view [--gen]: what the module in the guest sees, "LAYOUT GPUS"
+# ("cascade 8"), with --gen its generation too
+# shellcheck disable=SC2016 # expanded in the guest
+view() {
+	local f='$(<layout) $(<count_gpus)'
+	[[ ${1:-} == --gen ]] && f+=' $(<generation)'
+	grun bash -c "cd /sys/kernel/pcitopo && echo \"$f\""
+}
 # shellcheck disable=SC2317 # called by the EXIT trap
 server_test_cleanup() {
 	if declare -F test_cleanup >/dev/null; then test_cleanup; fi

@@ -14,14 +14,8 @@
 # module's: nothing. TAP on stdout. (`udevadm test` runs no RUN program; it lists them.)
 set -uo pipefail
 root=${PCITOPO_ROOT:-$(pwd)}
-n=0 failed=0
-tap() {
-	n=$((n + 1))
-	if [[ $1 == 1 ]]; then echo "ok $n - $2"; else
-		failed=$((failed + 1)); echo "not ok $n - $2"
-		[[ -z ${3:-} ]] || printf '%s\n' "$3" | tail -n 25 | sed 's/^/#   /'
-	fi
-}
+# shellcheck source=tests/tap.sh
+. "$root/tests/tap.sh"
 [[ $(stat -f -c %T /) == overlayfs ]] || { echo "not ok 1 - check-udev: not in the guest"; exit 1; }
 command -v udevadm >/dev/null || { echo "not ok 1 - check-udev: no udevadm (scripts/setup: udev)"; exit 1; }
 mkdir -p /etc/udev/rules.d /run/udev
@@ -90,5 +84,4 @@ if [[ -n $other ]]; then
 		"module ${other##*/} (add): not pcitopo's" "$out"
 fi
 
-echo "1..$n"
-((failed == 0))
+tap_end

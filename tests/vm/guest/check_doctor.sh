@@ -12,8 +12,8 @@ T=$root/cli/topoctl
 # shellcheck source=standins.sh
 . "$root/tests/vm/guest/standins.sh"
 TAP_PREFIX="$L: doctor: "
-# shellcheck source=gtap.sh
-. "$root/tests/vm/guest/gtap.sh"
+# shellcheck source=tests/tap.sh
+. "$root/tests/tap.sh"
 # finding CHECK OBJECT [SOURCE]: the -j findings' severity for it, or "none"
 finding() {
 	"$T" ${3:+--source "$3"} -j doctor 2>/dev/null |
@@ -65,4 +65,4 @@ else
 	echo "# Device Control MPS of $gpu0 not writable here ($old -> $now): skipped"
 fi
 echo "1..$n"
-[[ $fails == 0 ]]
+[[ $failed == 0 ]]

@@ -38,8 +38,8 @@ T=$root/cli/topoctl
 . "$root/tests/vm/guest/standins.sh"
 mode=${1:?usage: check_doctor_iommu.sh translated LEGACY-ADDR | pt}
 TAP_PREFIX="$L: doctor: "
-# shellcheck source=gtap.sh
-. "$root/tests/vm/guest/gtap.sh"
+# shellcheck source=tests/tap.sh
+. "$root/tests/tap.sh"
 # doctor [SOURCE]: the -j findings (exit 1/3 only say there are findings)
 doctor() { { "$T" ${1:+--source "$1"} -j doctor 2>/dev/null || :; }; }
 # finding CHECK OBJECT [SOURCE]: the severity of the first finding of CHECK
@@ -94,7 +94,7 @@ if [[ $mode == pt ]]; then
 	doctor | jq -e 'all(.[]; .check != "numa")' >/dev/null
 	ok $? "no legacy GPU: no numa finding"
 	echo "1..$n"
-	[[ $fails == 0 ]]
+	[[ $failed == 0 ]]
 	exit
 fi
 
@@ -209,4 +209,4 @@ else
 	ok 1 "correctable AER on $rp: neither counted nor in Correctable Error Status (0x$cor)"
 fi
 echo "1..$n"
-[[ $fails == 0 ]]
+[[ $failed == 0 ]]

@@ -14,8 +14,8 @@ root=${PCITOPO_ROOT:?run me through tests/vm/run-guest}
 ko=$root/${PCITOPO_KO:-kmod/pcitopo.ko}
 sk=/sys/kernel/pcitopo
 TAP_PREFIX="${PCITOPO_LAYOUT:-}: extra IDs: "
-# shellcheck source=gtap.sh
-. "$root/tests/vm/guest/gtap.sh"
+# shellcheck source=tests/tap.sh
+. "$root/tests/tap.sh"
 d=$(mktemp -d)
 
 # ids: the module's table, one "vvvv:dddd kind" per line
@@ -94,4 +94,4 @@ ok "$([[ $rc != 0 ]] && dmesg | grep -q 'extra_ids: bad item "10de:233"'; echo $
 
 rm -rf "$d"
 echo "1..$n"
-((fails == 0))
+((failed == 0))

@@ -30,6 +30,8 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import nlprobe  # noqa: E402
 import standins  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+import tap as taplib  # noqa: E402
 
 with open(nlprobe.DEFAULT_HEADER) as _h:
     _HDR = _h.read()
@@ -38,26 +40,10 @@ ROLES = nlprobe.read_enum(_HDR, "pcitopo_role")
 CLASS_NAMES = nlprobe.by_value(nlprobe.read_enum(_HDR, "pcitopo_path_class"),
                                "PCITOPO_PATH_")
 
-n_test = 0
-n_fail = 0
-
-
-def tap(ok, what, detail=None):
-    global n_test, n_fail
-    n_test += 1
-    if not ok:
-        n_fail += 1
-    lay = os.environ.get("PCITOPO_LAYOUT", "?")
-    print("%s %d - %s: %s" % ("ok" if ok else "not ok", n_test, lay, what))
-    if not ok and detail is not None:
-        for line in str(detail).splitlines()[:20]:
-            print("#   " + line)
-    sys.stdout.flush()
-    return ok
-
-
-def eq(got, want, what):
-    return tap(got == want, what, "want %r\ngot  %r" % (want, got))
+# the TAP lines: tests/tap.py
+tap = taplib.tap
+eq = taplib.eq
+taplib.PREFIX = os.environ.get("PCITOPO_LAYOUT", "?") + ": "
 
 
 def sh(*cmd, check=False, inp=None):
@@ -435,13 +421,13 @@ def main():
     lay = json.load(open(os.environ["PCITOPO_LAYOUT_FILE"]))
     if read_only:
         if not tap(os.path.isdir(SYS), "pcitopo.ko loaded"):
-            print("1..%d" % n_test)
+            taplib.end()
             return 1
     else:
         sh("dmesg", "-C")
         p = sh(*standins.insmod_argv(ROOT))
         if not tap(p.returncode == 0, "insmod pcitopo.ko", p.stderr):
-            print("1..%d" % n_test)
+            taplib.end()
             return 1
     deadline = time.time() + 5
     while generation() is None and time.time() < deadline:
@@ -451,8 +437,7 @@ def main():
     tap(not missing, "every QEMU device found in the guest", missing)
     check_static(lay, ids)
     if read_only:
-        print("1..%d" % n_test)
-        return 1 if n_fail else 0
+        return taplib.end()
     check_errors(ids)
     ids = check_hotplug(lay, ids)
     check_admin_ops(lay, ids)
@@ -463,8 +448,7 @@ def main():
            if any(w in line for w in ("BUG", "Oops", "WARNING", "general protection",
                                       "refcount_t", "use-after-free"))]
     tap(not bad, "no oops, warning or BUG in dmesg", "\n".join(bad))
-    print("1..%d" % n_test)
-    return 1 if n_fail else 0
+    return taplib.end()
 
 
 if __name__ == "__main__":

@@ -27,8 +27,8 @@ standalone=0
 if ! declare -F ok >/dev/null; then
 	standalone=1
 	TAP_PREFIX="$L: "
-	# shellcheck source=gtap.sh
-	. "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/gtap.sh"
+	# shellcheck source=tests/tap.sh
+	. "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../../tap.sh"
 fi
 cs=$(mktemp -d /tmp/check_server.XXXXXX)
 
@@ -132,5 +132,5 @@ rmmod pcitopo
 rm -rf "$cs"
 if ((standalone)); then
 	echo "1..$n"
-	[[ $fails == 0 ]]
+	[[ $failed == 0 ]]
 fi

@@ -29,8 +29,8 @@ golden=$root/tests/vm/golden/guest-topo-$L.txt
 . "$root/tests/vm/guest/standins.sh"
 tmp=$(mktemp -d /tmp/check_topoctl.XXXXXX)
 TAP_PREFIX="$L: "
-# shellcheck source=gtap.sh
-. "$root/tests/vm/guest/gtap.sh"
+# shellcheck source=tests/tap.sh
+. "$root/tests/tap.sh"
 t() { "$@" >/dev/null 2>&1; echo $?; }	# exit status of a command, quietly
 gen() { cat /sys/kernel/pcitopo/generation 2>/dev/null; }
 wait_gen() { # wait_gen OLD: until the generation differs (15 s), settle
@@ -291,5 +291,5 @@ rmmod pcitopo
 rm -f "$kd/extra/pcitopo.ko" && depmod
 
 rm -rf "$tmp"
-echo "# $L: $n tests, $fails failed"
-[[ $fails == 0 ]]
+echo "# $L: $n tests, $failed failed"
+[[ $failed == 0 ]]

@@ -14,8 +14,8 @@ root=${PCITOPO_ROOT:?run me through tests/vm/run-guest}
 lay=${PCITOPO_LAYOUT_FILE:?}
 name=$(jq -r .name "$lay")
 TAP_PREFIX="$name on $(uname -r): "
-# shellcheck source=gtap.sh
-. "$root/tests/vm/guest/gtap.sh"
+# shellcheck source=tests/tap.sh
+. "$root/tests/tap.sh"
 # shellcheck source=standins.sh
 . "$root/tests/vm/guest/standins.sh"
 nlprobe=(python3 -B "$root/tests/vm/guest/nlprobe.py")
@@ -54,4 +54,4 @@ dmesg | grep -E 'Oops|WARNING:|BUG:|Call Trace|pcitopo.*(error|failed)' |
 ok $? "no oops, warning or BUG in dmesg" "$d/k"
 rm -rf "$d"
 echo "1..$n"
-((fails == 0))
+((failed == 0))

@@ -6,22 +6,9 @@
 set -euo pipefail
 lay=${PCITOPO_LAYOUT_FILE:?run me through tests/vm/run-guest}
 name=$(jq -r .name "$lay")
-n=0
-fails=0
-ok() { # ok COND-STATUS DESCRIPTION
-	n=$((n + 1))
-	if [[ $1 == 0 ]]; then
-		echo "ok $n - $name: $2"
-	else
-		echo "not ok $n - $name: $2"
-		fails=$((fails + 1))
-	fi
-}
-check() { # check DESCRIPTION WANT GOT
-	local r=0
-	[[ $2 == "$3" ]] || r=1
-	ok $r "$1 (want $2, got $3)"
-}
+TAP_PREFIX="$name: "
+# shellcheck source=tests/tap.sh
+. "$(dirname "$(readlink -f "$0")")/../../tap.sh"
 # lspci read once (each call costs ~0.3 s under TCG), the counts from it;
 # the layout's counts by one jq (~0.7 s a call)
 lspci_n=$(lspci -n)
@@ -36,14 +23,14 @@ read -r j_gpu j_disp j_nic j_nvme j_usp j_dsp j_rp j_br < <(jq -r '[
 	(.switches | length), ([.switches[].ports[]] | length),
 	(.root_ports | length), ([.bridges[]?] | length)] | @tsv' "$lay")
 
-check "display controllers 0x0380 (the GPU stand-ins)" "$j_gpu" "$(count_class 0380)"
-check "VGA controllers 0x0300 (the BMC's)" "$j_disp" "$(count_class 0300)"
-check "Ethernet NICs" "$j_nic" "$(count_class 0200)"
-check "NVMe controllers" "$j_nvme" "$(count_class 0108)"
-check "switch upstream ports (104c:8232)" "$j_usp" "$(count_id 104c:8232)"
-check "switch downstream ports (104c:8233)" "$j_dsp" "$(count_id 104c:8233)"
-check "root ports (1b36:000c)" "$j_rp" "$(count_id 1b36:000c)"
-check "PCIe-to-PCI bridges (1b36:000e)" "$j_br" "$(count_id 1b36:000e)"
+eq "$(count_class 0380)" "$j_gpu" "display controllers 0x0380 (the GPU stand-ins)"
+eq "$(count_class 0300)" "$j_disp" "VGA controllers 0x0300 (the BMC's)"
+eq "$(count_class 0200)" "$j_nic" "Ethernet NICs"
+eq "$(count_class 0108)" "$j_nvme" "NVMe controllers"
+eq "$(count_id 104c:8232)" "$j_usp" "switch upstream ports (104c:8232)"
+eq "$(count_id 104c:8233)" "$j_dsp" "switch downstream ports (104c:8233)"
+eq "$(count_id 1b36:000c)" "$j_rp" "root ports (1b36:000c)"
+eq "$(count_id 1b36:000e)" "$j_br" "PCIe-to-PCI bridges (1b36:000e)"
 
 # Forks are what costs under TCG (~0.1 s each): the helpers below read
 # sysfs with the read builtin and walk paths with parameter expansion, and
@@ -118,7 +105,7 @@ while IFS=$'\t' read -r id kind slot node rpid rpslot speed width direct braddr;
 		# the bridge below the port, then the device on its bus
 		rd ven "/sys/bus/pci/devices/$dev/vendor"
 		rd did "/sys/bus/pci/devices/$dev/device"
-		check "$id: a PCIe-to-PCI bridge below slot $slot ($dev)" "0x1b36:0x000e" "$ven:$did"
+		eq "$ven:$did" "0x1b36:0x000e" "$id: a PCIe-to-PCI bridge below slot $slot ($dev)"
 		rd sec "/sys/bus/pci/devices/$dev/secondary_bus_number"
 		printf -v dev '%s:%02x:%02x.0' "${dev%%:*}" "$sec" "$((braddr))"
 		[[ -e /sys/bus/pci/devices/$dev ]] || dev=
@@ -139,9 +126,9 @@ while IFS=$'\t' read -r id kind slot node rpid rpslot speed width direct braddr;
 	*) want=unknown ;;
 	esac
 	rd cls "/sys/bus/pci/devices/$dev/class"
-	check "$id in slot $slot is a $kind ($dev class)" "$want" "${cls:0:6}"
+	eq "${cls:0:6}" "$want" "$id in slot $slot is a $kind ($dev class)"
 	rd numa "/sys/bus/pci/devices/$dev/numa_node"
-	check "$id numa_node" "$node" "$numa"
+	eq "$numa" "$node" "$id numa_node"
 	# one readlink for both paths: the device's and the root port's slot's
 	below_slot "$rpslot" rpdev
 	{ read -r devpath; read -r rppath; } < <(readlink -f "/sys/bus/pci/devices/$dev" \
@@ -149,13 +136,13 @@ while IFS=$'\t' read -r id kind slot node rpid rpslot speed width direct braddr;
 	root_port_of "$devpath" rp
 	want_rp=${rppath%/*}
 	want_rp=${want_rp##*/}
-	check "$id under root port $rpid" "$want_rp" "$rp"
+	eq "$rp" "$want_rp" "$id under root port $rpid"
 	w="Speed ${speed}GT/s, Width x$width"
 	[[ $kind == gpu || $direct == true ]] || continue
-	check "$id root port $rpid ($rp) LnkCap" "$w" "${lnkcap[$rp]:-}"
+	eq "${lnkcap[$rp]:-}" "$w" "$id root port $rpid ($rp) LnkCap"
 	# QEMU's endpoints and xio3130 ports advertise only 2.5 GT/s x1, so
 	# every LnkSta negotiates down to that; LnkCap shows the configured link.
 	echo "# $id: root port $rp LnkSta ${lnksta[$rp]:-}"
 done <<<"$table"
 
-((fails == 0))
+tap_end
