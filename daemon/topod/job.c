@@ -79,20 +79,23 @@ static void switch_online(struct run *r)
 
 static void power_cycle(struct run *r)
 {
-	char err[TOPOD_MSG_LEN];
+	char err[TOPOD_MSG_LEN], waited[TOPOD_MSG_LEN];
 	int e;
 
 	if (do_quiesce(r))
 		goto undo;
 	phase_begin(r, "power-cycle", r->to);
+	bmc_budget(r->bmc, r->plat->bmc_job_ms);
 	e = bmc_power_cycle(r->bmc, err, sizeof(err));
 	if (e && e != -ETIMEDOUT) {
 		phase_fail(r, TERR_BMC, "%s", err);
 		goto undo;
 	}
+	bmc_waited(r->bmc, waited, sizeof(waited));
 	phase_post(r, "done",
 		   "power cycle requested; topod finishes the switch to %s "
-		   "when the host is up again", ptc_layout_name(r->to));
+		   "when the host is up again%s%s", ptc_layout_name(r->to),
+		   *waited ? "; " : "", waited);
 	return;
 undo:
 	/* the layout stays pending; restart what we stopped */

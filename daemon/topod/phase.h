@@ -60,6 +60,11 @@ struct run {
  * for the link, then 100 ms), a rescan may. */
 #define REENUM_RESCAN_MS	2000
 
+/* Preflight waits for a BMC not ready at most this long (or the
+ * platform's bmc_job_ms, if less): SetLayout's caller waits for its
+ * answer, D-Bus's default timeout is 25 s. */
+#define PREFLIGHT_BMC_WAIT_MS	10000
+
 /* phase.c: the layer */
 /* Phase name (for l) begins: the journal says so first, then the Phase
  * signal, then the tests' fault point of that name. */

@@ -194,6 +194,8 @@ int bmc_to(struct run *r, enum pcitopo_layout l, bool journal)
 
 	if (open_bmc(r))
 		return -1;
+	/* the Select and its job together: transient waits count too */
+	bmc_budget(r->bmc, p->bmc_job_ms);
 	if (journal) {
 		r->jr.bmc_sent = 1;
 		journal_save(r);
@@ -205,7 +207,7 @@ int bmc_to(struct run *r, enum pcitopo_layout l, bool journal)
 	if (e == -ETIMEDOUT)
 		tlog(LOG_WARNING, "%s; reading the status instead", err);
 	fault_point("bmc_follow");	/* tests: the Select is out */
-	e = bmc_follow(r->bmc, p->bmc_job_ms, &r->bj, err, sizeof(err));
+	e = bmc_follow(r->bmc, &r->bj, err, sizeof(err));
 	if (e == -ETIMEDOUT)
 		return phase_fail(r, TERR_TIMEOUT, "%s", err);
 	if (e)
@@ -229,12 +231,16 @@ int bmc_to(struct run *r, enum pcitopo_layout l, bool journal)
 int do_bmc(struct run *r, const char *name, enum pcitopo_layout l,
 		  bool journal)
 {
+	char waited[TOPOD_MSG_LEN];
+
 	phase_begin(r, name, l);
 	if (bmc_to(r, l, journal))
 		return -1;
-	phase_post(r, "done", "BMC job %d done: current %s, pending %s",
+	bmc_waited(r->bmc, waited, sizeof(waited));
+	phase_post(r, "done", "BMC job %d done: current %s, pending %s%s%s",
 		   r->bj.job, ptc_layout_name(r->bj.current),
-		   r->bj.pending ? ptc_layout_name(r->bj.pending) : "none");
+		   r->bj.pending ? ptc_layout_name(r->bj.pending) : "none",
+		   *waited ? "; " : "", waited);
 	return 0;
 }
 

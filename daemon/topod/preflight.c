@@ -27,6 +27,10 @@ static int check_bmc(struct run *r, bool *ok)
 			tcopy(pl->bmc_error, sizeof(pl->bmc_error), err);
 		return 0;
 	}
+	/* SetLayout is answered after preflight, its caller waiting (D-Bus's
+	 * default: 25 s): a BMC not ready is waited for that long at most */
+	bmc_budget(r->bmc, r->plat->bmc_job_ms < PREFLIGHT_BMC_WAIT_MS ?
+		   r->plat->bmc_job_ms : PREFLIGHT_BMC_WAIT_MS);
 	if (bmc_status(r->bmc, &r->bj, err, sizeof(err))) {
 		if (phase_refuse(r, TERR_BMC, "BMC does not answer: %s", err))
 			return -1;
@@ -154,11 +158,15 @@ int preflight_checks(struct run *r)
 
 int do_preflight(struct run *r)
 {
+	char waited[TOPOD_MSG_LEN];
+
 	phase_begin(r, "preflight", r->to);
 	if (preflight_checks(r))
 		return -1;
-	phase_post(r, "done", "from %s to %s; %u GPUs, %u move; BMC %s",
+	bmc_waited(r->bmc, waited, sizeof(waited));
+	phase_post(r, "done", "from %s to %s; %u GPUs, %u move; BMC %s%s%s",
 		   ptc_layout_name(r->from), ptc_layout_name(r->to),
-		   r->before.ngpus, r->ndevs, bmc_name(r->bmc));
+		   r->before.ngpus, r->ndevs, bmc_name(r->bmc),
+		   *waited ? "; " : "", waited);
 	return 0;
 }

@@ -48,6 +48,7 @@ static void recover_power_cycle(struct run *r)
 	}
 	if (open_bmc(r))
 		goto failed;
+	bmc_budget(r->bmc, r->plat->bmc_job_ms);
 	if (bmc_status(r->bmc, &r->bj, err, sizeof(err))) {
 		phase_fail(r, TERR_BMC, "%s", err);
 		goto failed;
@@ -143,7 +144,8 @@ static void recover_interrupted(struct run *r)
 		tlog(LOG_ERR, "%s", err);
 	if (open_bmc(r))
 		goto rollback;
-	e = bmc_follow(r->bmc, r->plat->bmc_job_ms, &r->bj, err, sizeof(err));
+	bmc_budget(r->bmc, r->plat->bmc_job_ms);
+	e = bmc_follow(r->bmc, &r->bj, err, sizeof(err));
 	if (e) {
 		phase_fail(r, e == -ETIMEDOUT ? TERR_TIMEOUT : TERR_BMC, "%s", err);
 		goto rollback;

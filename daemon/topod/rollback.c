@@ -101,14 +101,15 @@ static bool rollback_selected(const struct run *r)
  * GPUs are taken off the bus and l is selected. 0, or -1 (phase failed). */
 static int rollback_bmc(struct run *r, enum pcitopo_layout l)
 {
-	char err[TOPOD_MSG_LEN];
+	char err[TOPOD_MSG_LEN], waited[TOPOD_MSG_LEN], waited2[TOPOD_MSG_LEN];
 	unsigned int ndet = 0;
 	int e;
 
 	phase_begin(r, "rollback-bmc", l);
 	if (open_bmc(r))
 		return -1;
-	e = bmc_follow(r->bmc, r->plat->bmc_job_ms, &r->bj, err, sizeof(err));
+	bmc_budget(r->bmc, r->plat->bmc_job_ms);
+	e = bmc_follow(r->bmc, &r->bj, err, sizeof(err));
 	if (e)
 		return phase_fail(r, e == -ETIMEDOUT ? TERR_TIMEOUT : TERR_BMC,
 				  "%s", err);
@@ -121,14 +122,20 @@ static int rollback_bmc(struct run *r, enum pcitopo_layout l)
 	 * command is sent once. */
 	if (r->bj.current != l || (r->bj.pending && r->bj.pending != l) ||
 	    (r->jr.nslots && !rollback_selected(r))) {
+		/* what the follow waited for, before bmc_to() forgets it */
+		bmc_waited(r->bmc, waited, sizeof(waited));
 		if (detach_moved(r, &ndet) || bmc_to(r, l, false))
 			return -1;
-		phase_post(r, "done", "BMC job %d done: current %s%s",
+		bmc_waited(r->bmc, waited2, sizeof(waited2));
+		phase_post(r, "done", "BMC job %d done: current %s%s%s%s%s%s",
 			   r->bj.job, ptc_layout_name(r->bj.current),
-			   ndet ? " (the moved GPUs' ports detached first)" : "");
+			   ndet ? " (the moved GPUs' ports detached first)" : "",
+			   *waited ? "; " : "", waited, *waited2 ? "; " : "",
+			   waited2);
 	} else {
-		phase_post(r, "done", "BMC still at %s: nothing to select",
-			   ptc_layout_name(l));
+		bmc_waited(r->bmc, waited, sizeof(waited));
+		phase_post(r, "done", "BMC still at %s: nothing to select%s%s",
+			   ptc_layout_name(l), *waited ? "; " : "", waited);
 	}
 	return 0;
 }

@@ -24,7 +24,9 @@
 # the first cause and what interrupted the switch (topod stopped / the host
 # went down, in which phase).
 # Then the BMC and the GPUs misbehave, no kill: a MUX that reports done
-# and moved nothing; a failed BMC job; a completion code for the Select; a
+# and moved nothing; a failed BMC job; a completion code for the Select;
+# a BMC not ready (0xD2) in preflight, on the Select, on the status (waited
+# out) and for good (failed within the budget, rolled back at the restart); a
 # GPU that does not come back in the new layout (Timeout, rolled back); one
 # that comes back in neither (State failed, the journal kept, LastError the
 # first cause; the next start tries again; once the GPU is back, rolled
@@ -260,6 +262,107 @@ wait "$spid"; rc=$?
 sed 's/^/# /' "$D/set.out"
 settle idle
 after "the Select answered completion code 0xc1 ($from -> $to)" "$from" "*[cC]1*" "names the completion code"
+
+# --- a BMC not ready (issue 24): 0xD2 "BMC initialization in progress",
+# what a BMC answers for a minute or more after a reset, is waited out
+# with backoff (0.25 s doubling) within the job's budget (8000 ms here).
+# The simulated BMC holds the state: it answers 0xD2 to exactly the next N
+# OEM commands (pcitopo_cc 0xd2 N), set while topod is held at the point.
+# waited SECS-LOW SECS-HIGH LINE: the "waited N s" of LINE is within
+waited() {
+	local w
+	w=$(sed -n 's/.*waited \([0-9.]*\) s.*/\1/p' <<<"$3" | head -1)
+	[[ -n $w ]] && awk -v w="$w" -v lo="$1" -v hi="$2" 'BEGIN { exit !(w >= lo && w <= hi) }'
+}
+# in preflight: its status answered 0xD2 twice, then the BMC is ready
+from=$(name "$(bmc_current)") to=$(other)
+down
+TOPOD_ARGS="--test-fault preflight:1:stop" topod_start "$D"
+"$TOPOCTL" set "$to" --force >"$D/set.out" 2>&1 &
+spid=$!
+wait_for 30 stopped
+console 'pcitopo_cc 0xd2 2'
+kill -CONT "$(pid)"
+wait "$spid"; rc=$?
+sed 's/^/# /' "$D/set.out"
+settle idle
+line=$(grep " preflight: done" "$D/topod.log" | tail -1)
+echo "# $line"
+ok "$([[ $rc == 0 && $line == *"BMC not ready (0xD2 BMC initialization in progress): waited "* ]] && waited 0.7 8 "$line" && echo 0 || echo 1)" \
+	"0xD2 twice in preflight ($from -> $to): waited out (0.25 + 0.5 s), preflight's message names the code and the wait"
+after "0xD2 twice in preflight ($from -> $to)" "$to" "" "empty"
+# on the Select: refused before it acted, so sent again once the BMC is
+# ready; one job in all
+from=$(name "$(bmc_current)") to=$(other)
+jid=$(sed -n 's/^job_id=//p' "$PCITOPO_BMC_STATE")
+down
+TOPOD_ARGS="--test-fault bmc_select:1:stop" topod_start "$D"
+"$TOPOCTL" set "$to" --force >"$D/set.out" 2>&1 &
+spid=$!
+wait_for 30 stopped
+console 'pcitopo_cc 0xd2 3'
+kill -CONT "$(pid)"
+wait "$spid"; rc=$?
+sed 's/^/# /' "$D/set.out"
+settle idle
+line=$(grep " bmc: done" "$D/topod.log" | tail -1)
+echo "# $line"
+ok "$([[ $rc == 0 && $line == *"BMC not ready (0xD2 BMC initialization in progress): waited "* ]] && waited 1.7 8 "$line" && echo 0 || echo 1)" \
+	"0xD2 three times on the Select ($from -> $to): committed, the bmc phase says it waited (0.25 + 0.5 + 1 s) for 0xD2"
+ok "$([[ $(sed -n 's/^job_id=//p' "$PCITOPO_BMC_STATE") == $((jid + 1)) ]] && echo 0 || echo 1)" \
+	"0xD2 on the Select: one BMC job in all (the refused Selects started none)"
+after "0xD2 three times on the Select ($from -> $to)" "$to" "" "empty"
+# on the status, once the Select is out: read again, never a second Select
+from=$(name "$(bmc_current)") to=$(other)
+jid=$(sed -n 's/^job_id=//p' "$PCITOPO_BMC_STATE")
+down
+TOPOD_ARGS="--test-fault bmc_follow:1:stop" topod_start "$D"
+"$TOPOCTL" set "$to" --force >"$D/set.out" 2>&1 &
+spid=$!
+wait_for 30 stopped
+console 'pcitopo_cc 0xd2 3'
+kill -CONT "$(pid)"
+wait "$spid"; rc=$?
+sed 's/^/# /' "$D/set.out"
+settle idle
+line=$(grep " bmc: done" "$D/topod.log" | tail -1)
+echo "# $line"
+ok "$([[ $rc == 0 && $line == *"BMC not ready (0xD2 BMC initialization in progress): waited "* &&
+	$(sed -n 's/^job_id=//p' "$PCITOPO_BMC_STATE") == $((jid + 1)) ]] && waited 1.7 8 "$line" && echo 0 || echo 1)" \
+	"0xD2 three times on the status after the Select ($from -> $to): committed, the wait named, one Select"
+after "0xD2 three times on the status ($from -> $to)" "$to" "" "empty"
+# a BMC that stays in 0xD2: the bmc phase fails once the budget is spent,
+# naming 0xD2 and the wait; its rollback meets the same BMC and fails too
+# (State failed), but every GPU is back with its driver, nothing detached;
+# once the BMC is ready the next start rolls back
+from=$(name "$(bmc_current)") to=$(other)
+down
+TOPOD_ARGS="--test-fault bmc_select:1:stop" topod_start "$D"
+"$TOPOCTL" set "$to" --force >"$D/set.out" 2>&1 &
+spid=$!
+wait_for 30 stopped
+console 'pcitopo_cc 0xd2 forever'
+kill -CONT "$(pid)"
+wait "$spid"; rc=$?
+sed 's/^/# /' "$D/set.out"
+settle failed
+line=$(grep " bmc: failed" "$D/topod.log" | tail -1)
+echo "# $line"
+le=$(st | jq -r '.last_error // ""')
+echo "# LastError: $le"
+ok "$([[ $rc == 1 && $line == *"not ready for the layout Select: 0xD2 BMC initialization in progress, after waiting "*" s (budget 8000 ms)"* ]] &&
+	waited 4 10 "${line/after waiting/waited}" && echo 0 || echo 1)" \
+	"0xD2 forever ($from -> $to): the bmc phase fails once its 8 s budget is spent, naming 0xD2 and the wait"
+ok "$([[ $(st | jq -r .state) == failed && $le == *"not ready for the layout Select: 0xD2 BMC initialization in progress"*"; rollback to $from failed: "*0xD2* ]] && echo 0 || echo 1)" \
+	"0xD2 forever: State failed, LastError the first cause (0xD2 on the Select), then the rollback's (0xD2 again)"
+ok "$([[ $(jget rollback_failed) == 1 && $(jget error) == *0xD2* && $(nodrv) == 0 && ! -e $S/fake-detached &&
+	! -s $S/fake-slots-off && $(st | jq -r .gpus) == 8 && $(bmc_current) == $(code "$from") ]] && echo 0 || echo 1)" \
+	"0xD2 forever: 8 GPUs, every driver bound, nothing detached, every slot up; the journal kept for the next start"
+console 'pcitopo_cc off'
+restart
+settle idle
+after "0xD2 forever, then the BMC ready, topod restarted ($from -> $to)" "$from" \
+	"*0xD2 BMC initialization in progress*; rollback to $from failed: *; tried again at the next start*" "keeps 0xD2 as the first cause"
 
 fault_switch 'code $to >"$S/fake-missing"'
 rm -f "$S/fake-missing"
