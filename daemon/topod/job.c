@@ -84,7 +84,8 @@ static void power_cycle(struct run *r)
 
 	if (do_quiesce(r))
 		goto undo;
-	phase_begin(r, "power-cycle", r->to);
+	if (phase_begin(r, "power-cycle", r->to) && journal_refused(r))
+		goto undo;
 	bmc_budget(r->bmc, r->plat->bmc_job_ms);
 	e = bmc_power_cycle(r->bmc, err, sizeof(err));
 	if (e && e != -ETIMEDOUT) {
@@ -119,13 +120,18 @@ static void switch_power_cycle(struct run *r)
 		return;
 	}
 	r->jr.state = TJ_AWAITING_POWER_CYCLE;
-	journal_save(r);
+	if (journal_need(r)) {
+		/* the layout pending with no journal to say so: undone */
+		r->jr.state = TJ_SWITCHING;
+		rollback(r, "");
+		return;
+	}
 	post_state(r, TS_AWAITING_POWER_CYCLE, r->to);
 	if (r->j->flags & TOPOD_F_POWER_CYCLE) {
 		power_cycle(r);
 		return;
 	}
-	phase_begin(r, "pending", r->to);
+	(void)phase_begin(r, "pending", r->to);	/* written just above */
 	phase_post(r, "done",
 		   "%s takes effect at the next power cycle (topoctl set %s "
 		   "--power-cycle)", ptc_layout_name(r->to),
@@ -188,7 +194,15 @@ static void run_switch(struct run *r)
 		r->jr.started_usec = (uint64_t)ts.tv_sec * 1000000u +
 				     (uint64_t)ts.tv_nsec / 1000u;
 	}
-	journal_save(r);
+	/* nothing moves without the journal on disk: refused, as preflight
+	 * would have (it checks the state dir; this is the write itself) */
+	if (journal_save(r)) {
+		r->jr.state = TJ_NONE;
+		snprintf(r->err, sizeof(r->err), "%.400s: the switch is "
+			 "refused, nothing was changed", r->jerr);
+		post_accept(r, TERR_INTERNAL, r->err);
+		return;
+	}
 	post_state(r, TS_SWITCHING, PCITOPO_LAYOUT_UNKNOWN);
 	post_accept(r, TERR_OK, "");
 	if (r->plat->apply == PT_PLAT_APPLY_POWER_CYCLE)

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "journal.h"
@@ -53,6 +55,29 @@ static int fsync_dir(const char *dir)
 		r = -errno;
 	close(fd);
 	return r;
+}
+
+int tj_check_dir(const char *dir)
+{
+	struct statvfs vfs;
+	struct stat st;
+
+	if (stat(dir, &st) < 0)
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	if (statvfs(dir, &vfs) < 0)
+		return -errno;
+	if (vfs.f_flag & ST_RDONLY)
+		return -EROFS;
+	/* access() answers for this process's credentials and capabilities
+	 * (root without CAP_DAC_OVERRIDE is refused a 0555 folder) */
+	if (access(dir, W_OK | X_OK) < 0)
+		return errno == EROFS ? -EROFS : -EACCES;
+	if ((uint64_t)vfs.f_bavail * vfs.f_frsize < TJ_SPACE_MIN ||
+	    (vfs.f_files && !vfs.f_favail))
+		return -ENOSPC;
+	return 0;
 }
 
 int tj_atomic_write(const char *dir, const char *name, const char *buf,

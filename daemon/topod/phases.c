@@ -26,7 +26,8 @@ int do_quiesce(struct run *r)
 	char err[TOPOD_MSG_LEN];
 	unsigned int stopped = 0, unbound = 0;
 
-	phase_begin(r, "quiesce", r->to);
+	if (phase_begin(r, "quiesce", r->to) && journal_refused(r))
+		return -1;
 	open_units(r);
 	for (unsigned int i = 0; i < r->plat->nunits; i++) {
 		int e = unit_to_stop(r, i);
@@ -41,7 +42,10 @@ int do_quiesce(struct run *r)
 		/* journal first: a crash after the stop restarts it */
 		snprintf(r->jr.units[r->jr.nunits++], TJ_UNIT_LEN, "%s",
 			 r->plat->units[i]);
-		journal_save(r);
+		if (journal_need(r)) {
+			r->jr.nunits--;		/* not stopped after all */
+			return -1;
+		}
 		if (units_stop(&r->units, r->plat->units[i], err, sizeof(err)))
 			return phase_fail(r, TERR_DEVICE_BUSY, "%s", err);
 		stopped++;
@@ -70,7 +74,10 @@ int do_quiesce(struct run *r)
 			d = &r->jr.unbound[r->jr.nunbound++];
 			tcopy(d->addr, sizeof(d->addr), r->devs[i]);
 			tcopy(d->driver, sizeof(d->driver), drv);
-			journal_save(r);
+			if (journal_need(r)) {
+				r->jr.nunbound--;	/* not unbound */
+				return -1;
+			}
 		}
 		fault_point("hw_unbind");
 		e = hw_unbind(r->hw, r->devs[i], err, sizeof(err));
@@ -128,7 +135,8 @@ int slots_down(struct run *r, char ports[][PCITOPO_ADDR_LEN],
 	}
 	if (!*n)
 		return 0;
-	journal_save(r);
+	if (journal_need(r))
+		return -1;
 	fault_point("hw_slot_down");
 	if (hw_slots_down(r->hw, act, *n, err, sizeof(err))) {
 		r->rescan = true;	/* detached, and maybe still powered */
@@ -157,7 +165,7 @@ static int slots_up(struct run *r, unsigned int *n)
 	if (hw_slots_up(r->hw, r->jr.slots, r->jr.nslots, n, err, sizeof(err)))
 		tlog(LOG_WARNING, "%s", err);
 	r->jr.nslots = 0;
-	journal_save(r);
+	(void)journal_save(r);	/* done: a stale list only brings up again */
 	return 0;
 }
 
@@ -167,11 +175,13 @@ int do_detach(struct run *r)
 	unsigned int nports, down;
 	char devs[TJ_MAX_PORTS][PCITOPO_ADDR_LEN];
 
-	phase_begin(r, "detach", r->to);
+	if (phase_begin(r, "detach", r->to) && journal_refused(r))
+		return -1;
 	(void)hw_moving(r->plat, &r->before, devs, TJ_MAX_PORTS, r->jr.ports,
 			TJ_MAX_PORTS, &nports);
 	r->jr.nports = nports;
-	journal_save(r);
+	if (journal_need(r))
+		return -1;
 	for (unsigned int i = 0; i < nports; i++) {
 		fault_point("hw_detach");
 		if (hw_detach(r->hw, r->jr.ports[i], err, sizeof(err)))
@@ -198,7 +208,8 @@ int bmc_to(struct run *r, enum pcitopo_layout l, bool journal)
 	bmc_budget(r->bmc, p->bmc_job_ms);
 	if (journal) {
 		r->jr.bmc_sent = 1;
-		journal_save(r);
+		if (journal_need(r))
+			return -1;
 	}
 	fault_point("bmc_select");
 	e = bmc_select(r->bmc, l, &sent, err, sizeof(err));
@@ -233,7 +244,8 @@ int do_bmc(struct run *r, const char *name, enum pcitopo_layout l,
 {
 	char waited[TOPOD_MSG_LEN];
 
-	phase_begin(r, name, l);
+	if (phase_begin(r, name, l) && journal_refused(r))
+		return -1;
 	if (bmc_to(r, l, journal))
 		return -1;
 	bmc_waited(r->bmc, waited, sizeof(waited));
@@ -252,7 +264,8 @@ int do_reenumerate(struct run *r, const char *name,
 	bool rescan = r->rescan;
 	int e;
 
-	phase_begin(r, name, l);
+	if (phase_begin(r, name, l) && journal_refused(r))
+		return -1;
 	if (!r->hw && hw_open(r->cfg, r->plat, true, &r->hw, err, sizeof(err)))
 		return phase_fail(r, TERR_INTERNAL, "%s", err);
 	had = r->jr.nslots;
@@ -304,7 +317,8 @@ int do_verify(struct run *r, const char *name, enum pcitopo_layout l,
 {
 	unsigned int want = r->plat->layouts[l].gpus;
 
-	phase_begin(r, name, l);
+	/* it only looks: it goes on without a journal */
+	(void)phase_begin(r, name, l);
 	if (after->layout != l)
 		return phase_fail(r, TERR_VERIFY, "the module reports %s (%s) with "
 			    "%u GPUs, not %s", ptc_layout_name(after->layout),
@@ -398,7 +412,8 @@ void do_restore(struct run *r, const char *name, enum pcitopo_layout l)
 	char err[TOPOD_MSG_LEN], ok[160];
 	size_t w = 0;
 
-	phase_begin(r, name, l);
+	/* it puts back what quiesce stopped: with a journal or without */
+	(void)phase_begin(r, name, l);
 	r->warn[0] = '\0';
 	/* drivers before units: a GPU service wants its GPUs driven */
 	nodrv = rebind(r, &bound, r->warn, sizeof(r->warn));
@@ -427,7 +442,7 @@ void do_restore(struct run *r, const char *name, enum pcitopo_layout l)
 		}
 	}
 	r->jr.nunits = 0;
-	journal_save(r);
+	(void)journal_save(r);
 	bad -= nodrv ? 1 : 0;
 	snprintf(ok, sizeof(ok), "%u unit(s) %s", started,
 		 wait ? "started" : "start queued");
@@ -449,16 +464,25 @@ void do_restore(struct run *r, const char *name, enum pcitopo_layout l)
 
 /* Commit r->to. Units restore could not start (r->warn) are no reason to
  * undo a verified layout: they are the commit's LastError and Finished's
- * error, with ok true. */
+ * error, with ok true. A committed state that cannot be written is an
+ * error (State failed), the journal kept: the layout is switched and
+ * verified, but nothing on disk says so but the journal. */
 void finish_ok(struct run *r, const char *msg)
 {
-	char warn[TOPOD_MSG_LEN + 32] = "";
+	char warn[TOPOD_MSG_LEN + 32] = "", why[TOPOD_MSG_LEN];
+	char err[2 * TOPOD_MSG_LEN];
 
 	if (*r->warn)
 		snprintf(warn, sizeof(warn), "switched to %s, but %s",
 			 ptc_layout_name(r->to), r->warn);
-	phase_begin(r, "commit", r->to);
-	job_commit(r, r->to, warn);
+	(void)phase_begin(r, "commit", r->to);
+	if (job_commit(r, r->to, warn, why, sizeof(why))) {
+		snprintf(err, sizeof(err), "switched to %s and verified, but "
+			 "%s", ptc_layout_name(r->to), why);
+		phase_fail(r, TERR_INTERNAL, "%.400s", err);
+		post_finish(r, r->to, false, TS_FAILED, err);
+		return;
+	}
 	phase_post(r, "done", "%s", msg);
 	post_finish(r, r->to, true, TS_IDLE, warn);
 }

@@ -47,6 +47,22 @@ static int check_bmc(struct run *r, bool *ok)
 	return 0;
 }
 
+/* Nothing moves without a journal on disk: a state dir that cannot take
+ * one (full, read-only, not writable) refuses the switch, not even
+ * --force, and the dry run says so (checked first, after the layout: its
+ * first refusal, SetLayout's answer). */
+static int check_state_dir(struct run *r)
+{
+	int e = tj_check_dir(r->cfg->state_dir);
+
+	if (!e)
+		return 0;
+	return phase_refuse(r, TERR_INTERNAL, "state dir %s: the journal "
+			    "cannot be written (%s): nothing moves without it",
+			    r->cfg->state_dir, e == -ENOSPC ?
+			    "less than 64 KiB free" : strerror(-e));
+}
+
 /* Not even --force: the lanes of an online switch would change under a
  * live link where a port can be neither powered off nor link-disabled. */
 static int check_lanes(struct run *r)
@@ -106,6 +122,8 @@ int preflight_checks(struct run *r)
 
 	if (request_supported(p, r->to, err, sizeof(err)) != TERR_OK &&
 	    phase_refuse(r, TERR_UNSUPPORTED, "%s", err))
+		return -1;
+	if (check_state_dir(r))
 		return -1;
 	/* a switch follows the module's events later; a dry run does not */
 	if (hw_open(r->cfg, p, !pl, &r->hw, err, sizeof(err))) {

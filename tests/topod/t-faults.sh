@@ -32,6 +32,9 @@
 # first cause; the next start tries again; once the GPU is back, rolled
 # back); a GPU back on a narrower link (Verify, rolled back); and a kill at
 # the point where a failed rollback has marked its journal.
+# Then the state dir cannot take the journal (a tmpfs of its own: full,
+# read-only, not writable): refused in preflight and by the dry run; a
+# commit that cannot be written: an error, the journal kept.
 # No systemd units here (none on this private bus: topod says "systemd not
 # on the bus"): tests/vm/t-faults-vm.sh has them, with the real module.
 # No sleep waits for a window: every case is held at its point.
@@ -49,7 +52,7 @@ make -s -C "$top/cli" >/dev/null || { echo "not ok 1 - build topoctl"; exit 1; }
 D=$(mktemp -d /tmp/t-faults.XXXXXX)
 S=$D/state
 # T_FAULTS_KEEP=1 keeps the folder (topod.log) for a look afterwards
-trap 'cleanup_dir "$D"; [[ -n ${T_FAULTS_KEEP:-} ]] && echo "# kept $D" || rm -rf "$D"' EXIT
+trap 'cleanup_dir "$D"; mountpoint -q "$D/small" && umount "$D/small"; [[ -n ${T_FAULTS_KEEP:-} ]] && echo "# kept $D" || rm -rf "$D"' EXIT
 bus_start "$D"
 bmc_start "$D" --method mux --busy-ms 200
 topod_conf "$D" emulated-mux 8000
@@ -474,6 +477,121 @@ ok "$([[ $rc != 0 && $(<"$D/set.out") == *CAP_SYS_ADMIN* && ! -e $S/job && ! -s 
 	"no CAP_SYS_ADMIN: the switch is refused in preflight, naming CAP_SYS_ADMIN; nothing journalled, detached, unbound or selected"
 rm -f "$S/fake-no-slot"
 restart
+
+# --- nothing moves without a journal on disk (issue 24) -----------------------
+# The state dir on a small file system of its own (tmpfs, 512 KiB), with
+# what the stand-in and the BMC link keep there: filled up, made read-only,
+# and made unwritable to a topod without CAP_DAC_OVERRIDE. Each is refused
+# in preflight, by the dry run too, before anything is journalled, stopped,
+# unbound, detached or selected. Then a commit that cannot be written: an
+# error that says so, the journal kept, the committed state as it was
+# (never empty); the next start, with room again, finishes the switch.
+# Not staged here: a write that fails while the file system says it has
+# room (quota, an I/O error): every write is checked all the same.
+T=$D/small
+mkdir -p "$T"
+down
+mount -t tmpfs -o size=512k,mode=0755 pcitopo-test-state "$T" || echo "# cannot mount a tmpfs"
+cp -a "$S/." "$T/"
+sed -i "s|^state_dir = .*|state_dir = \"$T\";|" "$D/topod.conf"
+S0=$S S=$T
+fill() { dd if=/dev/zero of="$T/fill" bs=4k >/dev/null 2>&1; sync; }
+jobs_now() { sed -n 's/^job_id=//p' "$PCITOPO_BMC_STATE"; }
+nothing_done() {	# nothing_done JOB_ID FROM: nothing moved, State idle
+	[[ ! -e $T/job && ! -e $T/.job.tmp && ! -s $T/fake-slots-off && ! -e $T/fake-detached && $(nodrv) == 0 &&
+		$(jobs_now) == "$1" && $(bmc_current) == $(code "$2") &&
+		$(st | jq -r '"\(.layout) \(.state)"') == "$2 idle" ]]
+}
+refused() {	# refused WHAT WHY-GLOB: the dry run and the switch say no
+	local what=$1 why=$2 json jid
+	from=$(name "$(bmc_current)") to=$(other)
+	jid=$(jobs_now)
+	json=$("$TOPOCTL" -j set "$to" --dry-run --force 2>/dev/null); rc=$?
+	# shellcheck disable=SC2053
+	ok "$([[ $rc == 1 && $(jq -r '.proceed' <<<"$json") == false &&
+		$(jq -r '.message' <<<"$json") == "state dir $T: the journal cannot be written ($why): nothing moves without it" ]] &&
+		echo 0 || echo 1)" "$what: the dry run would refuse, naming the state dir and why"
+	jq -c '{proceed, error, message}' <<<"$json" 2>/dev/null | sed 's/^/# /'
+	"$TOPOCTL" set "$to" --force >"$D/set.out" 2>&1; rc=$?
+	sed 's/^/# /' "$D/set.out"
+	# shellcheck disable=SC2053
+	ok "$([[ $rc != 0 && $(<"$D/set.out") == *"state dir $T: the journal cannot be written ($why)"* ]] && nothing_done "$jid" "$from" &&
+		echo 0 || echo 1)" "$what: the switch is refused in preflight; nothing journalled, stopped, unbound, detached or selected"
+}
+TOPOD_ARGS='' topod_start "$D"
+fill
+refused "a full state dir" "less than 64 KiB free"
+rm -f "$T/fill"
+mount -o remount,ro "$T"
+refused "a read-only state dir" "Read-only file system"
+mount -o remount,rw "$T"
+# not writable by topod: a 0555 folder, topod without CAP_DAC_OVERRIDE
+printf '#!/bin/sh\nexec setpriv --bounding-set -dac_override "%s" "$@"\n' "$TOPOD" >"$D/topod-nodac"
+chmod +x "$D/topod-nodac"
+down
+chmod 0555 "$T"
+TOPOD="$D/topod-nodac" TOPOD_ARGS='' topod_start "$D"
+refused "a state dir topod may not write (0555, no CAP_DAC_OVERRIDE)" "Permission denied"
+down
+chmod 0755 "$T"
+# the commit cannot be written: held at the commit (the journal on disk,
+# phase commit), the file system filled, then on
+from=$(name "$(bmc_current)") to=$(other)
+cp "$T/state" "$D/state.before"
+TOPOD_ARGS="--test-fault commit:1:stop" topod_start "$D"
+"$TOPOCTL" set "$to" --force >"$D/set.out" 2>&1 &
+spid=$!
+wait_for 30 stopped
+fill
+kill -CONT "$(pid)"
+wait "$spid"; rc=$?
+sed 's/^/# /' "$D/set.out"
+settle failed
+s=$(st)
+le=$(jq -r '.last_error // ""' <<<"$s")
+echo "# LastError: $le"
+ok "$([[ $rc != 0 && $(<"$D/set.out") == *"switched to $to and verified, but the committed state $T/state cannot be written: No space left on device; the journal is kept"* &&
+	$(jq -r .state <<<"$s") == failed && $le == *"the committed state $T/state cannot be written: No space left on device"* ]] && echo 0 || echo 1)" \
+	"a commit that cannot be written (full, $from -> $to): the switch fails saying so, State failed, LastError names the file and ENOSPC"
+ok "$([[ $(jget phase) == commit && $(jget to) == "$to" && -s $T/state ]] && cmp -s "$T/state" "$D/state.before" &&
+	[[ $(jq -r .committed_layout <<<"$s") == "$from" && ! -e $T/.state.tmp ]] && echo 0 || echo 1)" \
+	"a commit that cannot be written: the journal kept (phase commit), the committed state as it was, never empty (committed_layout $from), no temporary file left"
+rm -f "$T/fill"
+restart
+settle idle
+ok "$([[ $(st | jq -r '"\(.layout) \(.state) \(.committed_layout)"') == "$to idle $to" && ! -e $T/job && $(nodrv) == 0 &&
+	! -e $T/fake-detached && $(bmc_current) == $(code "$to") ]] && echo 0 || echo 1)" \
+	"with room again, the next start finishes the commit from the journal: $to committed, no journal, every driver bound"
+# the file system fills under a switch (held at quiesce, its journal on
+# disk): the journal of the first unbind cannot be written, so that unbind
+# does not happen; the switch rolls back without a journal (an undo goes on
+# without one); no driver unbound (none to bind again), nothing detached, no Select
+from=$(name "$(bmc_current)") to=$(other)
+jid=$(jobs_now)
+down
+TOPOD_ARGS="--test-fault quiesce:1:stop" topod_start "$D"
+"$TOPOCTL" set "$to" --force >"$D/set.out" 2>&1 &
+spid=$!
+wait_for 30 stopped
+fill
+kill -CONT "$(pid)"
+wait "$spid"; rc=$?
+sed 's/^/# /' "$D/set.out"
+settle failed
+ok "$([[ $rc != 0 && $(<"$D/set.out") == *"quiesce"*"failed"*"the journal $T/job cannot be written: No space left on device; nothing more is changed without it"* &&
+	$(<"$D/set.out") == *"rollback-restore"*"done"*"0 unit(s) started"* && $(<"$D/set.out") != *"driver(s) bound again"* &&
+	$(nodrv) == 0 && ! -e $T/fake-detached && $(jobs_now) == "$jid" && $(bmc_current) == $(code "$from") ]] && echo 0 || echo 1)" \
+	"the state dir full under a switch ($from -> $to): quiesce fails naming the journal and ENOSPC before its first unbind; nothing unbound, detached or selected"
+rm -f "$T/fill"
+restart
+settle idle
+ok "$([[ $(st | jq -r '"\(.layout) \(.state) \(.committed_layout)"') == "$from idle $from" && ! -e $T/job && $(nodrv) == 0 ]] && echo 0 || echo 1)" \
+	"with room again, the next start rolls back from the journal it had: $from, idle, no journal"
+down
+S=$S0
+sed -i "s|^state_dir = .*|state_dir = \"$S\";|" "$D/topod.conf"
+cp -a "$T/state" "$S/state"
+umount "$T"
 
 echo "# t-faults: $(($(date +%s) - t_start)) s"
 echo "1..$n"
