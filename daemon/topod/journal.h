@@ -125,6 +125,11 @@ int tj_job_write(const char *dir, const struct tj_job *j);
 /* -ENOENT: no job in flight; -EBADMSG: unreadable (line in *line). */
 int tj_job_read(const char *dir, struct tj_job *j, unsigned int *line);
 int tj_job_remove(const char *dir);	/* unlink + fsync dir; 0 if absent */
+/* A journal that cannot be read, kept for whoever looks into it: renamed
+ * to job.corrupt-YYYYMMDDTHHMMSSZ (UTC, now; -2, -3... if taken), the
+ * folder fsync'd, so that the next switch does not write over it. The
+ * name given in name (len bytes). 0, or -errno (-ENOENT: no journal). */
+int tj_job_set_aside(const char *dir, char *name, size_t len);
 
 int tj_committed_write(const char *dir, const struct tj_committed *c);
 int tj_committed_read(const char *dir, struct tj_committed *c);

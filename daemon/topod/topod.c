@@ -499,11 +499,22 @@ static void start_recovery(struct topod *d)
 		if (r)
 			tlog(LOG_ERR, "recovery: %s", strerror(-r));
 	} else if (r != -ENOENT) {
-		tlog(LOG_ERR, "journal %s/%s unreadable (%s); left for a human",
-		     d->cfg.state_dir, TJ_JOB_FILE, strerror(-r));
+		char kept[128];
+		int e;
+
+		/* kept aside for whoever looks into it: the next switch would
+		 * write its own journal over it */
+		e = tj_job_set_aside(d->cfg.state_dir, kept, sizeof(kept));
+		if (e)
+			snprintf(kept, sizeof(kept), "%s (not set aside: %s)",
+				 TJ_JOB_FILE, strerror(-e));
+		tlog(LOG_ERR, "journal %s/%s unreadable (%s); kept as %s/%s, "
+		     "left for a human", d->cfg.state_dir, TJ_JOB_FILE,
+		     strerror(-r), d->cfg.state_dir, kept);
 		d->state = TS_FAILED;
 		snprintf(d->last_error, sizeof(d->last_error),
-			 "journal unreadable: %s", strerror(-r));
+			 "journal unreadable: %s; kept as %.300s/%s",
+			 strerror(-r), d->cfg.state_dir, kept);
 	}
 }
 

@@ -32,7 +32,8 @@
 # first cause; the next start tries again; once the GPU is back, rolled
 # back); a GPU back on a narrower link (Verify, rolled back); and a kill at
 # the point where a failed rollback has marked its journal.
-# Then the state dir cannot take the journal (a tmpfs of its own: full,
+# Then a journal unreadable at start (kept aside, not overwritten); the
+# state dir cannot take the journal (a tmpfs of its own: full,
 # read-only, not writable): refused in preflight and by the dry run; a
 # commit that cannot be written: an error, the journal kept.
 # No systemd units here (none on this private bus: topod says "systemd not
@@ -477,6 +478,29 @@ ok "$([[ $rc != 0 && $(<"$D/set.out") == *CAP_SYS_ADMIN* && ! -e $S/job && ! -s 
 	"no CAP_SYS_ADMIN: the switch is refused in preflight, naming CAP_SYS_ADMIN; nothing journalled, detached, unbound or selected"
 rm -f "$S/fake-no-slot"
 restart
+
+# --- a journal that cannot be read at start (issue 24): kept aside, with
+# its time, for whoever looks into it; the next switch does not write over
+# it (it used to: the evidence was gone)
+from=$(name "$(bmc_current)") to=$(other)
+down
+printf 'version=3\nstate=switching\nphase=bmc\nfrobnicate=1\n' >"$S/job"
+cp "$S/job" "$D/garbage"
+TOPOD_ARGS='' topod_start "$D"
+settle failed
+le=$(st | jq -r '.last_error // ""')
+echo "# LastError: $le"
+kept=$(cd "$S" && ls -d job.corrupt-* 2>/dev/null)
+ok "$([[ $(st | jq -r .state) == failed && $le == "journal unreadable: Bad message; kept as $S/job.corrupt-"* &&
+	$kept =~ ^job\.corrupt-[0-9]{8}T[0-9]{6}Z$ && $le == *"$kept" && ! -e $S/job ]] && cmp -s "$S/$kept" "$D/garbage" &&
+	echo 0 || echo 1)" "an unreadable journal at start: State failed, kept as job.corrupt-<UTC> as it was (${kept:-none}), LastError names it"
+"$TOPOCTL" set "$to" --force >"$D/set.out" 2>&1; rc=$?
+sed 's/^/# /' "$D/set.out"
+settle idle
+ok "$([[ $rc == 0 && $(st | jq -r .layout) == "$to" && ! -e $S/job && $(cd "$S" && ls -d job.corrupt-*) == "$kept" ]] &&
+	cmp -s "$S/$kept" "$D/garbage" && echo 0 || echo 1)" \
+	"and the next switch ($from -> $to) commits, the kept journal untouched beside it"
+rm -f "$S/$kept"
 
 # --- nothing moves without a journal on disk (issue 24) -----------------------
 # The state dir on a small file system of its own (tmpfs, 512 KiB), with
