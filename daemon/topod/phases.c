@@ -199,7 +199,7 @@ int do_detach(struct run *r)
 int bmc_to(struct run *r, enum pcitopo_layout l, bool journal)
 {
 	const struct pt_platform *p = r->plat;
-	char err[TOPOD_MSG_LEN];
+	char err[TOPOD_MSG_LEN], sel[TOPOD_MSG_LEN] = "";
 	int sent = 0, e;
 
 	if (open_bmc(r))
@@ -215,27 +215,32 @@ int bmc_to(struct run *r, enum pcitopo_layout l, bool journal)
 	e = bmc_select(r->bmc, l, &sent, err, sizeof(err));
 	if (e && e != -ETIMEDOUT)
 		return phase_fail(r, TERR_BMC, "%s", err);
-	if (e == -ETIMEDOUT)
+	if (e == -ETIMEDOUT) {
+		/* the first cause, before whatever the status then says */
 		tlog(LOG_WARNING, "%s; reading the status instead", err);
+		snprintf(sel, sizeof(sel), "%.300s; the status then: ", err);
+	}
 	fault_point("bmc_follow");	/* tests: the Select is out */
 	e = bmc_follow(r->bmc, &r->bj, err, sizeof(err));
 	if (e == -ETIMEDOUT)
-		return phase_fail(r, TERR_TIMEOUT, "%s", err);
+		return phase_fail(r, TERR_TIMEOUT, "%s%s", sel, err);
 	if (e)
-		return phase_fail(r, TERR_BMC, "%s", err);
+		return phase_fail(r, TERR_BMC, "%s%s", sel, err);
 	if (r->bj.state == PT_PLAT_STATE_FAILED)
-		return phase_fail(r, TERR_BMC, "BMC job %d failed (error %d)",
-			    r->bj.job, r->bj.error);
+		return phase_fail(r, TERR_BMC, "%sBMC job %d failed (error %d)",
+				  sel, r->bj.job, r->bj.error);
 	if (r->bj.state != PT_PLAT_STATE_DONE)
-		return phase_fail(r, TERR_BMC, "BMC job state %s after select",
-			    pt_platform_state_name(r->bj.state));
+		return phase_fail(r, TERR_BMC, "%sBMC job state %s after select",
+				  sel, pt_platform_state_name(r->bj.state));
 	if (p->apply == PT_PLAT_APPLY_ONLINE && r->bj.current != l)
-		return phase_fail(r, TERR_BMC, "BMC job done but current layout is %s",
-			    ptc_layout_name(r->bj.current));
+		return phase_fail(r, TERR_BMC, "%sBMC job done but current "
+				  "layout is %s", sel,
+				  ptc_layout_name(r->bj.current));
 	if (p->apply == PT_PLAT_APPLY_POWER_CYCLE && r->bj.pending != l &&
 	    !(r->bj.current == l && !r->bj.pending))
-		return phase_fail(r, TERR_BMC, "BMC job done but pending layout is %s",
-			    ptc_layout_name(r->bj.pending));
+		return phase_fail(r, TERR_BMC, "%sBMC job done but pending "
+				  "layout is %s", sel,
+				  ptc_layout_name(r->bj.pending));
 	return 0;
 }
 

@@ -26,7 +26,8 @@
 # Then the BMC and the GPUs misbehave, no kill: a MUX that reports done
 # and moved nothing; a failed BMC job; a completion code for the Select;
 # a BMC not ready (0xD2) in preflight, on the Select, on the status (waited
-# out) and for good (failed within the budget, rolled back at the restart); a
+# out) and for good (failed within the budget, rolled back at the restart);
+# 0xC3 on the Select (never resent: the status read instead); a
 # GPU that does not come back in the new layout (Timeout, rolled back); one
 # that comes back in neither (State failed, the journal kept, LastError the
 # first cause; the next start tries again; once the GPU is back, rolled
@@ -335,6 +336,28 @@ ok "$([[ $rc == 0 && $line == *"BMC not ready (0xD2 BMC initialization in progre
 	$(sed -n 's/^job_id=//p' "$PCITOPO_BMC_STATE") == $((jid + 1)) ]] && waited 1.7 8 "$line" && echo 0 || echo 1)" \
 	"0xD2 three times on the status after the Select ($from -> $to): committed, the wait named, one Select"
 after "0xD2 three times on the status ($from -> $to)" "$to" "" "empty"
+# 0xC3 (timeout while processing) on the Select: it may have acted, so it
+# is never sent again; the status says what happened (here: nothing, the
+# simulated BMC ran no job), and the switch rolls back: one Select in all,
+# the rollback's
+from=$(name "$(bmc_current)") to=$(other)
+jid=$(sed -n 's/^job_id=//p' "$PCITOPO_BMC_STATE")
+down
+TOPOD_ARGS="--test-fault bmc_select:1:stop" topod_start "$D"
+"$TOPOCTL" set "$to" --force >"$D/set.out" 2>&1 &
+spid=$!
+wait_for 30 stopped
+console 'pcitopo_cc 0xc3 1'
+kill -CONT "$(pid)"
+wait "$spid"; rc=$?
+sed 's/^/# /' "$D/set.out"
+settle idle
+ok "$([[ $rc == 1 ]] && grep -q "completion code 0xC3 timeout while processing command; reading the status instead" "$D/topod.log" &&
+	[[ $(sed -n 's/^job_id=//p' "$PCITOPO_BMC_STATE") == $((jid + 1)) ]] && echo 0 || echo 1)" \
+	"0xC3 on the Select ($from -> $to): not resent, the status read instead; one BMC job in all (the rollback's)"
+after "0xC3 on the Select ($from -> $to)" "$from" \
+	"select $to: BMC *: completion code 0xC3 timeout while processing command; the status then: BMC job done but current layout is $from" \
+	"names the 0xC3 first, then what the status said"
 # a BMC that stays in 0xD2: the bmc phase fails once the budget is spent,
 # naming 0xD2 and the wait; its rollback meets the same BMC and fails too
 # (State failed), but every GPU is back with its driver, nothing detached;
