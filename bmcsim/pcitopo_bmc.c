@@ -63,6 +63,7 @@ static struct {
 	int fail_next;		/* 0 or the error code the next job ends with */
 	int hang_next;
 	int cc_next;		/* -1 or the completion code of the next command */
+	int cc_count;		/* that many commands (-1: every one) answer it */
 	int job_fail;		/* latched for the running job */
 	int job_hang;
 
@@ -288,7 +289,8 @@ static int pt_prologue(enum bmc_method m, unsigned char *rdata,
 	}
 	if (pt.cc_next >= 0) {
 		rdata[0] = (unsigned char)pt.cc_next;
-		pt.cc_next = -1;
+		if (pt.cc_count > 0 && !--pt.cc_count)
+			pt.cc_next = -1;
 		return 1;
 	}
 	return 0;
@@ -459,19 +461,43 @@ static int c_unhang(emu_out_t *out, emu_data_t *emu, lmc_data_t *mc,
 	return 0;
 }
 
+/* pcitopo_cc CC [N|forever]: the next N OEM commands (1; forever: all,
+ * a BMC stuck initializing) answer CC; pcitopo_cc off: none any more */
 static int c_cc(emu_out_t *out, emu_data_t *emu, lmc_data_t *mc, char **toks)
 {
-	const char *t = next_tok(toks);
-	int cc;
+	const char *t = next_tok(toks), *c = next_tok(toks);
+	int cc, n = 1;
+	char *end;
 
 	(void)emu;
 	(void)mc;
-	if (parse_byte(t, &cc)) {
-		out->eprintf(out, "**usage: pcitopo_cc CC (0..0xff)\n");
+	if (t && !strcmp(t, "off") && !c) {
+		pt.cc_next = -1;
+		pt.cc_count = 0;
+		out->eprintf(out, "pcitopo: OEM commands answer normally\n");
+		return 0;
+	}
+	if (c && !strcmp(c, "forever")) {
+		n = -1;
+	} else if (c) {
+		errno = 0;
+		n = (int)strtol(c, &end, 0);
+		if (errno || *end || end == c || n < 1)
+			n = 0;
+	}
+	if (parse_byte(t, &cc) || !n || next_tok(toks)) {
+		out->eprintf(out, "**usage: pcitopo_cc CC (0..0xff) [N|forever] "
+			     "| pcitopo_cc off\n");
 		return EINVAL;
 	}
 	pt.cc_next = cc;
-	out->eprintf(out, "pcitopo: next OEM command answers 0x%02x\n", cc);
+	pt.cc_count = n;
+	if (n < 0)
+		out->eprintf(out, "pcitopo: every OEM command answers 0x%02x\n",
+			     cc);
+	else
+		out->eprintf(out, "pcitopo: the next %d OEM command(s) answer "
+			     "0x%02x\n", n, cc);
 	return 0;
 }
 
@@ -522,8 +548,9 @@ static int c_state(emu_out_t *out, emu_data_t *emu, lmc_data_t *mc,
 	out->eprintf(out, "pcitopo: job=%d state=%s layout=%s error=%d\n",
 		     pt.st.job_id, bmc_job_state_name(pt.st.job_state),
 		     bmc_layout_name(pt.st.job_layout), pt.st.job_error);
-	out->eprintf(out, "pcitopo: fail_next=%d hang_next=%d hung=%d cc_next=%d helper_pid=%d host_pid=%d\n",
+	out->eprintf(out, "pcitopo: fail_next=%d hang_next=%d hung=%d cc_next=%d cc_count=%d helper_pid=%d host_pid=%d\n",
 		     pt.fail_next, pt.hang_next, pt.job_hang, pt.cc_next,
+		     pt.cc_count,
 		     (int)pt.helper_pid, sc ? sc->vmpid : 0);
 	return 0;
 }

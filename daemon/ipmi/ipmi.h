@@ -102,7 +102,8 @@ int pt_ipmi_open_inband(struct pt_ipmi **out, const char *dev,
  * -EPROTONOSUPPORT before anything is sent.
  * -EACCES: the BMC rejected the user name or password;
  * -ETIMEDOUT: no session within opts.session_timeout_ms (BMC unreachable,
- * wrong port, IPMI over LAN disabled);
+ * wrong port, IPMI over LAN disabled); -EAGAIN: refused with a transient
+ * completion code (a BMC initializing, 0xD2), try again later;
  * -ELIBACC: libOpenIPMI.so.0 or libOpenIPMIposix.so.0 cannot be loaded
  * (package libopenipmi0 not installed), -ELIBBAD: it lacks a function we
  * call; err names the library.
@@ -123,6 +124,9 @@ int pt_ipmi_open_lan(struct pt_ipmi **out, const char *host,
  * -EREMOTEIO: answered with a non-zero completion code (*cc).
  * -ETIMEDOUT: no answer within opts.timeout_ms (times 1 + retries with
  *	PT_IPMI_F_RETRY).
+ * -EAGAIN: (LAN) the BMC refused the session with a transient completion
+ *	code (0xC0 node busy, 0xC3 timeout, 0xD2 initialization in
+ *	progress): nothing was sent; try again later.
  * -EMSGSIZE: the answer did not fit in rsp_cap (truncated copy in rsp).
  * -EINVAL: netfn is a response netfn (odd) or above 0x3f, or req too long.
  */

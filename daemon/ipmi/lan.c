@@ -286,6 +286,10 @@ static int lan_setup_failed(struct pt_ipmi *ipmi)
 		}
 		pt_ipmi_seterr(ipmi, "session setup: completion code 0x%02X "
 			       "%s%s%s", cc, pt_ipmi_cc_str(cc), sep, log);
+		/* a BMC starting up (0xD2) or busy refuses sessions for a
+		 * while: the caller may try again (ipmi.h) */
+		if (cc == 0xC0 || cc == 0xC3 || cc == 0xD2)
+			return -EAGAIN;
 		return -ECONNREFUSED;
 	}
 	if (err == EINVAL) {

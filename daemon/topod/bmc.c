@@ -3,8 +3,11 @@
  * topod: the BMC (bmc.h) on its backends (bmc_backend.h): which backend a
  * configuration names, and the calls into it; following a job is every
  * backend's (its status, polled), so it is here, as is the place for what
- * a BMC's faults will ask of all of them (a status read again after a
- * transient error is harmless, a Select never).
+ * a BMC's faults ask of all of them: a transient condition (a backend's
+ * -EAGAIN: the BMC busy, resetting, initializing, not answering) is waited
+ * out with backoff within the budget bmc_budget() set, on every call; a
+ * status is asked again, a Select or a power cycle only where the backend
+ * says it was refused before it acted (-EAGAIN), never after a timeout.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -19,7 +22,18 @@ struct bmc {
 	const struct bmc_ops *ops;
 	const struct pt_platform *plat;
 	void *session;
+	/* bmc_budget(): transient conditions are waited out until deadline
+	 * (now_usec(); 0: not at all); what was waited for, and how long */
+	uint64_t deadline;
+	unsigned int budget_ms;
+	uint64_t waited_usec;
+	char waited_for[160];
 };
+
+/* The backoff between tries of a transient condition: 0.25 s, doubling,
+ * at most 4 s (a BMC back from a reset is seen within 4 s of it). */
+#define BMC_BACKOFF_FIRST_MS	250
+#define BMC_BACKOFF_MAX_MS	4000
 
 /* "\"inband\" or \"lan\"": every backend's kinds, for messages */
 static const char *kinds_list(char *buf, size_t len)
@@ -128,22 +142,85 @@ const char *bmc_name(const struct bmc *b)
 	return b->ops->name(b->session);
 }
 
+void bmc_budget(struct bmc *b, unsigned int ms)
+{
+	b->deadline = now_usec() + (uint64_t)ms * 1000u;
+	b->budget_ms = ms;
+	b->waited_usec = 0;
+	b->waited_for[0] = '\0';
+}
+
+bool bmc_waited(const struct bmc *b, char *buf, size_t len)
+{
+	if (!b || !b->waited_usec) {
+		if (len)
+			buf[0] = '\0';
+		return false;
+	}
+	snprintf(buf, len, "BMC not ready (%s): waited %.1f s", b->waited_for,
+		 (double)b->waited_usec / 1e6);
+	return true;
+}
+
+/*
+ * The backend answered -EAGAIN for op (err: what it waits for). 1: slept
+ * the next backoff (*backoff doubled), try again; 0: the budget is spent,
+ * err says so, naming the condition (the caller returns -EAGAIN).
+ */
+static int wait_transient(struct bmc *b, const char *op, unsigned int *backoff,
+			  char *err, size_t len)
+{
+	uint64_t now = now_usec();
+	unsigned int ms = *backoff;
+
+	tcopy(b->waited_for, sizeof(b->waited_for), err);
+	if (!b->deadline || now >= b->deadline) {
+		snprintf(err, len, "BMC %s not ready for the %s: %s, after "
+			 "waiting %.1f s (budget %u ms)", bmc_name(b), op,
+			 b->waited_for, (double)b->waited_usec / 1e6,
+			 b->budget_ms);
+		return 0;
+	}
+	/* never past the deadline: the last try comes at it */
+	if ((uint64_t)ms * 1000u > b->deadline - now)
+		ms = (unsigned int)((b->deadline - now + 999u) / 1000u);
+	tlog(LOG_INFO, "BMC %s: %s: %s; trying again in %u ms", bmc_name(b),
+	     op, b->waited_for, ms);
+	sleep_ms(ms);
+	b->waited_usec += now_usec() - now;
+	*backoff = *backoff * 2 > BMC_BACKOFF_MAX_MS ? BMC_BACKOFF_MAX_MS :
+		   *backoff * 2;
+	return 1;
+}
+
 int bmc_status(struct bmc *b, struct pt_plat_job *job, char *err, size_t len)
 {
-	return b->ops->status(b->session, b->plat, job, err, len);
+	unsigned int backoff = BMC_BACKOFF_FIRST_MS;
+	int r;
+
+	while ((r = b->ops->status(b->session, b->plat, job, err, len)) ==
+	       -EAGAIN && wait_transient(b, "status", &backoff, err, len))
+		;
+	return r;
 }
 
 int bmc_select(struct bmc *b, enum pcitopo_layout l, int *sent, char *err,
 	       size_t len)
 {
-	*sent = 1;
-	return b->ops->select(b->session, b->plat, l, sent, err, len);
+	unsigned int backoff = BMC_BACKOFF_FIRST_MS;
+	int r;
+
+	/* -EAGAIN: refused before it acted (*sent 0), so sent again */
+	do {
+		*sent = 1;
+		r = b->ops->select(b->session, b->plat, l, sent, err, len);
+	} while (r == -EAGAIN && !*sent &&
+		 wait_transient(b, "layout Select", &backoff, err, len));
+	return r;
 }
 
-int bmc_follow(struct bmc *b, unsigned int budget_ms, struct pt_plat_job *job,
-	       char *err, size_t len)
+int bmc_follow(struct bmc *b, struct pt_plat_job *job, char *err, size_t len)
 {
-	uint64_t deadline = now_usec() + (uint64_t)budget_ms * 1000u;
 	unsigned int poll = b->plat->poll_ms ? b->plat->poll_ms : 250;
 	int r;
 
@@ -153,10 +230,10 @@ int bmc_follow(struct bmc *b, unsigned int budget_ms, struct pt_plat_job *job,
 			return r;
 		if (job->state != PT_PLAT_STATE_BUSY)
 			return 0;
-		if (now_usec() >= deadline) {
+		if (now_usec() >= b->deadline) {
 			snprintf(err, len,
 				 "BMC job %d still busy after %u ms (budget)",
-				 job->job, budget_ms);
+				 job->job, b->budget_ms);
 			return -ETIMEDOUT;
 		}
 		sleep_ms(poll);
@@ -165,5 +242,12 @@ int bmc_follow(struct bmc *b, unsigned int budget_ms, struct pt_plat_job *job,
 
 int bmc_power_cycle(struct bmc *b, char *err, size_t len)
 {
-	return b->ops->power_cycle(b->session, err, len);
+	unsigned int backoff = BMC_BACKOFF_FIRST_MS;
+	int r;
+
+	/* -EAGAIN: refused before it acted, so sent again */
+	while ((r = b->ops->power_cycle(b->session, err, len)) == -EAGAIN &&
+	       wait_transient(b, "power cycle", &backoff, err, len))
+		;
+	return r;
 }

@@ -15,10 +15,20 @@
  * whether it took. All functions block (the worker thread and a dry run's
  * thread call them; a backend whose library wants it makes them take
  * turns).
+ *
+ * A transient condition (IPMI's 0xC0 node busy, 0xC3 timeout, 0xD2 BMC
+ * initialization in progress, no answer: a BMC resetting takes minutes)
+ * is waited out with backoff (0.25 s doubling to 4 s) until the deadline
+ * of the last bmc_budget(), by bmc_status(), bmc_select() and
+ * bmc_power_cycle() alike: a status is asked again, a Select or a power
+ * cycle only when the BMC refused it before acting (0xC0, 0xD2; after 0xC3
+ * or no answer it may have acted: -ETIMEDOUT, the status says). Past the
+ * deadline they return -EAGAIN, err naming the condition and the wait.
  */
 #ifndef PCITOPO_TOPOD_BMC_H
 #define PCITOPO_TOPOD_BMC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "platform.h"
@@ -58,15 +68,22 @@ int bmc_open(const struct bmc_conf *c, const struct pt_platform *p,
 void bmc_close(struct bmc *b);
 /* The session's peer ("host:port", the device). */
 const char *bmc_name(const struct bmc *b);
+/* Transient conditions are waited out for ms from now (until the next
+ * call); what was waited for is forgotten. */
+void bmc_budget(struct bmc *b, unsigned int ms);
+/* Since bmc_budget(): "BMC not ready (0xD2 BMC initialization in
+ * progress): waited 12.4 s" (the last condition, the time in all) and
+ * true, or "" and false when nothing was waited for. */
+bool bmc_waited(const struct bmc *b, char *buf, size_t len);
 int bmc_status(struct bmc *b, struct pt_plat_job *job, char *err, size_t len);
 /* Select layout l once. *sent: the request went out (even on -ETIMEDOUT). */
 int bmc_select(struct bmc *b, enum pcitopo_layout l, int *sent, char *err,
 	       size_t len);
-/* Follow the status until the job is no longer busy, within budget_ms.
- * -ETIMEDOUT: still busy (job holds the last status read). */
-int bmc_follow(struct bmc *b, unsigned int budget_ms, struct pt_plat_job *job,
-	       char *err, size_t len);
-/* A chassis power cycle (sent once). */
+/* Follow the status until the job is no longer busy, within the budget of
+ * the last bmc_budget(). -ETIMEDOUT: still busy (job holds the last status
+ * read). */
+int bmc_follow(struct bmc *b, struct pt_plat_job *job, char *err, size_t len);
+/* A chassis power cycle (sent once, but again after a refusal). */
 int bmc_power_cycle(struct bmc *b, char *err, size_t len);
 
 #endif

@@ -9,7 +9,12 @@
  * needs of the platform file is in the platform's bmc part, which its
  * section filled (struct pt_platform's bmc, read through its own type);
  * what it needs of topod.conf it reads itself (conf) into bmc_conf's priv.
- * Every operation returns 0 or -errno with err set, as bmc.h says.
+ * Every operation returns 0 or -errno with err set, as bmc.h says;
+ * -EAGAIN is a transient condition (the BMC busy, initializing, not
+ * answering), err only what it is ("0xD2 BMC initialization in
+ * progress", "no answer"): bmc.c waits it out. A select or power_cycle
+ * answers -EAGAIN only for a request refused before it acted (select: with
+ * *sent 0); one that may have acted is -ETIMEDOUT.
  */
 #ifndef PCITOPO_TOPOD_BMC_BACKEND_H
 #define PCITOPO_TOPOD_BMC_BACKEND_H

@@ -179,19 +179,50 @@ static const char *ipmi_name(const void *session)
 	return pt_ipmi_name(session);
 }
 
+/*
+ * What IPMI calls transient (IPMI 2.0 table 5-2): 0xC0 node busy, 0xC3
+ * timeout while processing, 0xD2 BMC initialization in progress (a BMC
+ * coming back from a reset answers that for a minute or more). A request
+ * answered so may be sent again once the BMC is ready.
+ */
+static bool cc_transient(uint8_t cc)
+{
+	return cc == 0xC0 || cc == 0xC3 || cc == 0xD2;
+}
+
+/* bmc_backend.h's -EAGAIN: err is what the BMC is waited for, short (the
+ * phase message says "BMC not ready (that): waited N s"). */
+static int transient(int r, uint8_t cc, const struct pt_ipmi *h, char *err,
+		     size_t len)
+{
+	if (r == -ETIMEDOUT)
+		snprintf(err, len, "no answer");
+	else if (r == -EAGAIN)	/* the LAN session refused while it starts */
+		snprintf(err, len, "%s", pt_ipmi_errmsg(h));
+	else
+		snprintf(err, len, "0x%02X %s", cc, pt_ipmi_cc_str(cc));
+	return -EAGAIN;
+}
+
 static int ipmi_status(void *session, const struct pt_platform *p,
 		       struct pt_plat_job *job, char *err, size_t len)
 {
 	const struct pt_plat_req *q = &pt_plat_ipmi(p)->status.request;
 	struct pt_ipmi *h = session;
-	uint8_t rsp[64];
+	uint8_t rsp[64], cc = 0;
 	size_t n = 0;
 	int r;
 
 	pthread_mutex_lock(&ipmi_lock);
-	r = pt_ipmi_cmd(h, q->netfn, q->cmd, PT_IPMI_F_RETRY, q->data, q->len,
-			rsp, sizeof(rsp), &n, NULL);
-	if (r)
+	r = pt_ipmi_cmd(h, q->netfn, q->cmd, PT_IPMI_F_RETRY, q->data,
+			q->len, rsp, sizeof(rsp), &n, &cc);
+	/* a status is a read: any transient answer, and none at all (a BMC
+	 * resetting; a LAN session it refuses while it starts, -EAGAIN), is
+	 * asked again */
+	if (r == -ETIMEDOUT || r == -EAGAIN ||
+	    (r == -EREMOTEIO && cc_transient(cc)))
+		r = transient(r, cc, h, err, len);
+	else if (r)
 		snprintf(err, len, "status: %s", pt_ipmi_errmsg(h));
 	pthread_mutex_unlock(&ipmi_lock);
 	if (r)
@@ -212,7 +243,19 @@ static int ipmi_select(void *session, const struct pt_platform *p,
 	/* never PT_IPMI_F_RETRY: a Select is sent once */
 	r = pt_ipmi_cmd(h, q->netfn, q->cmd, 0, q->data, q->len, rsp,
 			sizeof(rsp), &n, &cc);
-	if (r) {
+	if (r == -EAGAIN || (r == -EREMOTEIO && (cc == 0xC0 || cc == 0xD2))) {
+		/* node busy, initializing, or no session yet: refused before
+		 * it acted, so it may be sent again (bmc.c does) */
+		*sent = 0;
+		r = transient(r, cc, h, err, len);
+	} else if (r == -EREMOTEIO && cc == 0xC3) {
+		/* 0xC3: it timed out processing it (the kernel's in-band
+		 * driver also answers so for a BMC that never did): it may
+		 * have acted, so it is not sent again; the status says */
+		snprintf(err, len, "select %s: %s", ptc_layout_name(l),
+			 pt_ipmi_errmsg(h));
+		r = -ETIMEDOUT;
+	} else if (r) {
 		snprintf(err, len, "select %s: %s", ptc_layout_name(l),
 			 pt_ipmi_errmsg(h));
 		if (r == -EREMOTEIO)
@@ -231,8 +274,19 @@ static int ipmi_power_cycle(void *session, char *err, size_t len)
 
 	pthread_mutex_lock(&ipmi_lock);
 	r = pt_ipmi_cmd(h, 0x00, 0x02, 0, &cycle, 1, NULL, 0, NULL, &cc);
-	if (r)
-		snprintf(err, len, "chassis power cycle: %s", pt_ipmi_errmsg(h));
+	if (r == -EAGAIN || (r == -EREMOTEIO && (cc == 0xC0 || cc == 0xD2))) {
+		/* refused before it acted: may be sent again */
+		r = transient(r, cc, h, err, len);
+	} else if (r == -EREMOTEIO && cc == 0xC3) {
+		/* may have acted: never sent twice (power_cycle() takes a
+		 * timeout as requested) */
+		snprintf(err, len, "chassis power cycle: %s",
+			 pt_ipmi_errmsg(h));
+		r = -ETIMEDOUT;
+	} else if (r) {
+		snprintf(err, len, "chassis power cycle: %s",
+			 pt_ipmi_errmsg(h));
+	}
 	pthread_mutex_unlock(&ipmi_lock);
 	return r;
 }

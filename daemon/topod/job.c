@@ -79,20 +79,24 @@ static void switch_online(struct run *r)
 
 static void power_cycle(struct run *r)
 {
-	char err[TOPOD_MSG_LEN];
+	char err[TOPOD_MSG_LEN], waited[TOPOD_MSG_LEN];
 	int e;
 
 	if (do_quiesce(r))
 		goto undo;
-	phase_begin(r, "power-cycle", r->to);
+	if (phase_begin(r, "power-cycle", r->to) && journal_refused(r))
+		goto undo;
+	bmc_budget(r->bmc, r->plat->bmc_job_ms);
 	e = bmc_power_cycle(r->bmc, err, sizeof(err));
 	if (e && e != -ETIMEDOUT) {
 		phase_fail(r, TERR_BMC, "%s", err);
 		goto undo;
 	}
+	bmc_waited(r->bmc, waited, sizeof(waited));
 	phase_post(r, "done",
 		   "power cycle requested; topod finishes the switch to %s "
-		   "when the host is up again", ptc_layout_name(r->to));
+		   "when the host is up again%s%s", ptc_layout_name(r->to),
+		   *waited ? "; " : "", waited);
 	return;
 undo:
 	/* the layout stays pending; restart what we stopped */
@@ -116,13 +120,18 @@ static void switch_power_cycle(struct run *r)
 		return;
 	}
 	r->jr.state = TJ_AWAITING_POWER_CYCLE;
-	journal_save(r);
+	if (journal_need(r)) {
+		/* the layout pending with no journal to say so: undone */
+		r->jr.state = TJ_SWITCHING;
+		rollback(r, "");
+		return;
+	}
 	post_state(r, TS_AWAITING_POWER_CYCLE, r->to);
 	if (r->j->flags & TOPOD_F_POWER_CYCLE) {
 		power_cycle(r);
 		return;
 	}
-	phase_begin(r, "pending", r->to);
+	(void)phase_begin(r, "pending", r->to);	/* written just above */
 	phase_post(r, "done",
 		   "%s takes effect at the next power cycle (topoctl set %s "
 		   "--power-cycle)", ptc_layout_name(r->to),
@@ -185,7 +194,15 @@ static void run_switch(struct run *r)
 		r->jr.started_usec = (uint64_t)ts.tv_sec * 1000000u +
 				     (uint64_t)ts.tv_nsec / 1000u;
 	}
-	journal_save(r);
+	/* nothing moves without the journal on disk: refused, as preflight
+	 * would have (it checks the state dir; this is the write itself) */
+	if (journal_save(r)) {
+		r->jr.state = TJ_NONE;
+		snprintf(r->err, sizeof(r->err), "%.400s: the switch is "
+			 "refused, nothing was changed", r->jerr);
+		post_accept(r, TERR_INTERNAL, r->err);
+		return;
+	}
 	post_state(r, TS_SWITCHING, PCITOPO_LAYOUT_UNKNOWN);
 	post_accept(r, TERR_OK, "");
 	if (r->plat->apply == PT_PLAT_APPLY_POWER_CYCLE)

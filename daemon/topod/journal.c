@@ -8,6 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "journal.h"
@@ -53,6 +56,29 @@ static int fsync_dir(const char *dir)
 		r = -errno;
 	close(fd);
 	return r;
+}
+
+int tj_check_dir(const char *dir)
+{
+	struct statvfs vfs;
+	struct stat st;
+
+	if (stat(dir, &st) < 0)
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	if (statvfs(dir, &vfs) < 0)
+		return -errno;
+	if (vfs.f_flag & ST_RDONLY)
+		return -EROFS;
+	/* access() answers for this process's credentials and capabilities
+	 * (root without CAP_DAC_OVERRIDE is refused a 0555 folder) */
+	if (access(dir, W_OK | X_OK) < 0)
+		return errno == EROFS ? -EROFS : -EACCES;
+	if ((uint64_t)vfs.f_bavail * vfs.f_frsize < TJ_SPACE_MIN ||
+	    (vfs.f_files && !vfs.f_favail))
+		return -ENOSPC;
+	return 0;
 }
 
 int tj_atomic_write(const char *dir, const char *name, const char *buf,
@@ -470,6 +496,41 @@ int tj_job_remove(const char *dir)
 	if (unlink(path) < 0)
 		return errno == ENOENT ? 0 : -errno;
 	return fsync_dir(dir);
+}
+
+int tj_job_set_aside(const char *dir, char *name, size_t len)
+{
+	char src[4096], dst[4096], stamp[32];
+	struct tm tm;
+	time_t now = time(NULL);
+
+	if ((size_t)snprintf(src, sizeof(src), "%s/%s", dir, TJ_JOB_FILE) >=
+	    sizeof(src))
+		return -ENAMETOOLONG;
+	if (!gmtime_r(&now, &tm) ||
+	    !strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm))
+		return -EINVAL;
+	for (unsigned int n = 1; n < 100; n++) {
+		int w = n == 1 ?
+			snprintf(name, len, "%s.corrupt-%s", TJ_JOB_FILE, stamp) :
+			snprintf(name, len, "%s.corrupt-%s-%u", TJ_JOB_FILE,
+				 stamp, n);
+
+		if (w < 0 || (size_t)w >= len ||
+		    (size_t)snprintf(dst, sizeof(dst), "%s/%s", dir, name) >=
+		    sizeof(dst))
+			return -ENAMETOOLONG;
+		/* never over an older one: link() refuses an existing name */
+		if (link(src, dst) < 0) {
+			if (errno == EEXIST)
+				continue;
+			return -errno;
+		}
+		if (unlink(src) < 0)
+			return -errno;
+		return fsync_dir(dir);
+	}
+	return -EEXIST;
 }
 
 static void fill_committed(FILE *f, const void *arg)

@@ -103,7 +103,21 @@ struct tj_committed {
 const char *tj_state_name(enum tj_state s);
 const char *tj_slot_how_name(enum tj_slot_how h);	/* power | link */
 
-/* Atomically replace dir/name with len bytes of buf. */
+/* Room a switch needs in the state dir: a journal at its largest (every
+ * GPU, unit, port and slot listed: about 12 KiB) twice over (the temporary
+ * file beside the old one), and the committed state. */
+#define TJ_SPACE_MIN	(64 * 1024)
+
+/* Whether dir can take a journal, without writing anything (a dry run
+ * asks too): 0, or -ENOENT/-ENOTDIR, -EROFS (a read-only file system),
+ * -EACCES (not writable by this process), -ENOSPC (less than TJ_SPACE_MIN
+ * bytes or no inode free to it). A write can still fail (quota, I/O):
+ * every write is checked as well. */
+int tj_check_dir(const char *dir);
+
+/* Atomically replace dir/name with len bytes of buf: a temporary file in
+ * dir, written, fsync'd, renamed over dir/name, dir fsync'd. On failure
+ * dir/name is as it was and the temporary file removed. */
 int tj_atomic_write(const char *dir, const char *name, const char *buf,
 		    size_t len);
 
@@ -111,6 +125,11 @@ int tj_job_write(const char *dir, const struct tj_job *j);
 /* -ENOENT: no job in flight; -EBADMSG: unreadable (line in *line). */
 int tj_job_read(const char *dir, struct tj_job *j, unsigned int *line);
 int tj_job_remove(const char *dir);	/* unlink + fsync dir; 0 if absent */
+/* A journal that cannot be read, kept for whoever looks into it: renamed
+ * to job.corrupt-YYYYMMDDTHHMMSSZ (UTC, now; -2, -3... if taken), the
+ * folder fsync'd, so that the next switch does not write over it. The
+ * name given in name (len bytes). 0, or -errno (-ENOENT: no journal). */
+int tj_job_set_aside(const char *dir, char *name, size_t len);
 
 int tj_committed_write(const char *dir, const struct tj_committed *c);
 int tj_committed_read(const char *dir, struct tj_committed *c);

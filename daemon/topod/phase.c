@@ -54,27 +54,49 @@ void phase_post(struct run *r, const char *status, const char *fmt, ...)
 	job_post(r->j, &m);
 }
 
-void journal_save(struct run *r)
+int journal_save(struct run *r)
 {
 	int e;
 
 	if (r->jr.state == TJ_NONE || r->plan)
-		return;
+		return 0;
 	e = tj_job_write(r->cfg->state_dir, &r->jr);
-	if (e)
-		tlog(LOG_ERR, "journal %s/%s: %s", r->cfg->state_dir,
-		     TJ_JOB_FILE, strerror(-e));
+	if (e) {
+		snprintf(r->jerr, sizeof(r->jerr), "the journal %.300s/%s "
+			 "cannot be written: %s", r->cfg->state_dir,
+			 TJ_JOB_FILE, strerror(-e));
+		tlog(LOG_ERR, "%s", r->jerr);
+	}
+	return e;
 }
 
-void phase_begin(struct run *r, const char *name, enum pcitopo_layout l)
+int journal_refused(struct run *r)
 {
+	if (r->jr.state == TJ_ROLLING_BACK) {
+		tlog(LOG_WARNING, "rollback: going on without the journal");
+		return 0;
+	}
+	return phase_fail(r, TERR_INTERNAL, "%s; nothing more is changed "
+			  "without it", r->jerr);
+}
+
+int journal_need(struct run *r)
+{
+	return journal_save(r) ? journal_refused(r) : 0;
+}
+
+int phase_begin(struct run *r, const char *name, enum pcitopo_layout l)
+{
+	int e;
+
 	snprintf(r->phase, sizeof(r->phase), "%s", name);
 	r->phase_layout = l;
 	r->t0 = now_usec();
 	snprintf(r->jr.phase, sizeof(r->jr.phase), "%s", name);
-	journal_save(r);
+	e = journal_save(r);
 	phase_post(r, "started", "%s", "");
 	fault_point(name);	/* tests: a crash with the journal written */
+	return e;
 }
 
 /*
@@ -148,7 +170,8 @@ void post_finish(struct run *r, enum pcitopo_layout l, bool ok,
 	job_post(r->j, &m);
 }
 
-void job_commit(struct run *r, enum pcitopo_layout l, const char *error)
+int job_commit(struct run *r, enum pcitopo_layout l, const char *error,
+	       char *why, size_t len)
 {
 	struct tj_committed c;
 	int e;
@@ -160,14 +183,23 @@ void job_commit(struct run *r, enum pcitopo_layout l, const char *error)
 	if (l)
 		c.layout = l;
 	tcopy(c.last_error, sizeof(c.last_error), error);
+	/* written whole or not at all (journal.h): the old state stays */
 	e = tj_committed_write(r->cfg->state_dir, &c);
-	if (e)
-		tlog(LOG_ERR, "committed state: %s", strerror(-e));
+	if (e) {
+		/* the journal is the one record of what was done: kept */
+		snprintf(why, len, "the committed state %.300s/%s cannot be "
+			 "written: %s; the journal is kept, the next start "
+			 "finishes from it", r->cfg->state_dir, TJ_STATE_FILE,
+			 strerror(-e));
+		tlog(LOG_ERR, "%s", why);
+		return e;
+	}
 	e = tj_job_remove(r->cfg->state_dir);
 	if (e)
 		tlog(LOG_ERR, "journal: %s", strerror(-e));
 	r->jr.state = TJ_NONE;
 	fault_point("committed");	/* tests: done, Finished not sent */
+	return 0;
 }
 
 int open_bmc(struct run *r)

@@ -46,6 +46,7 @@ struct run {
 	enum terr terr;
 	char err[TOPOD_MSG_LEN];
 	char warn[TOPOD_MSG_LEN];	/* units restore could not start */
+	char jerr[TOPOD_MSG_LEN];	/* the journal not written: why */
 	char devs[TPLAN_MAX_GPUS][PCITOPO_ADDR_LEN];
 	unsigned int ndevs;
 	char ports[TJ_MAX_PORTS][PCITOPO_ADDR_LEN];	/* the devs hang from */
@@ -60,10 +61,16 @@ struct run {
  * for the link, then 100 ms), a rescan may. */
 #define REENUM_RESCAN_MS	2000
 
+/* Preflight waits for a BMC not ready at most this long (or the
+ * platform's bmc_job_ms, if less): SetLayout's caller waits for its
+ * answer, D-Bus's default timeout is 25 s. */
+#define PREFLIGHT_BMC_WAIT_MS	10000
+
 /* phase.c: the layer */
 /* Phase name (for l) begins: the journal says so first, then the Phase
- * signal, then the tests' fault point of that name. */
-void phase_begin(struct run *r, const char *name, enum pcitopo_layout l);
+ * signal, then the tests' fault point of that name. 0, or the journal's
+ * -errno (journal_save()): a phase that acts then asks journal_refused(). */
+int phase_begin(struct run *r, const char *name, enum pcitopo_layout l);
 /* The phase's Phase signal (status started | done | failed); none in a
  * dry run. */
 void phase_post(struct run *r, const char *status, const char *fmt, ...)
@@ -76,15 +83,28 @@ int phase_fail(struct run *r, enum terr e, const char *fmt, ...)
  * checking (0). */
 int phase_refuse(struct run *r, enum terr e, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* the journal rewritten as r->jr says (not in a dry run, nor without one) */
-void journal_save(struct run *r);
+/* The journal rewritten as r->jr says (not in a dry run, nor without
+ * one): 0, or -errno, logged, with r->jerr saying what could not be
+ * written and why. */
+int journal_save(struct run *r);
+/* After a journal that could not be written: a switch going forward does
+ * nothing more without its journal on disk (a crash would leave nothing to
+ * undo it from): -1, the phase failed (TERR_INTERNAL, r->jerr), so that it
+ * rolls back. A rollback goes on without (0): an undo stopped half-way
+ * leaves more undone than one without a journal. */
+int journal_refused(struct run *r);
+/* journal_save() before an act: 0, or journal_refused()'s -1 */
+int journal_need(struct run *r);
 void post_state(struct run *r, enum tstate s, enum pcitopo_layout p);
 void post_accept(struct run *r, enum terr e, const char *text);
 void post_finish(struct run *r, enum pcitopo_layout l, bool ok,
 		 enum tstate s, const char *error);
 /* The committed state (l, or as it was for PCITOPO_LAYOUT_UNKNOWN, with
- * error as its LastError) written, the journal removed. */
-void job_commit(struct run *r, enum pcitopo_layout l, const char *error);
+ * error as its LastError) written, then the journal removed. 0, or -errno
+ * when the committed state cannot be written: the journal is kept (the
+ * next start finishes from it), why says so. */
+int job_commit(struct run *r, enum pcitopo_layout l, const char *error,
+	       char *why, size_t len);
 /* the job's one BMC session (phase_fail()s BMC), its systemd connection */
 int open_bmc(struct run *r);
 void open_units(struct run *r);

@@ -26,7 +26,8 @@ int do_quiesce(struct run *r)
 	char err[TOPOD_MSG_LEN];
 	unsigned int stopped = 0, unbound = 0;
 
-	phase_begin(r, "quiesce", r->to);
+	if (phase_begin(r, "quiesce", r->to) && journal_refused(r))
+		return -1;
 	open_units(r);
 	for (unsigned int i = 0; i < r->plat->nunits; i++) {
 		int e = unit_to_stop(r, i);
@@ -41,7 +42,10 @@ int do_quiesce(struct run *r)
 		/* journal first: a crash after the stop restarts it */
 		snprintf(r->jr.units[r->jr.nunits++], TJ_UNIT_LEN, "%s",
 			 r->plat->units[i]);
-		journal_save(r);
+		if (journal_need(r)) {
+			r->jr.nunits--;		/* not stopped after all */
+			return -1;
+		}
 		if (units_stop(&r->units, r->plat->units[i], err, sizeof(err)))
 			return phase_fail(r, TERR_DEVICE_BUSY, "%s", err);
 		stopped++;
@@ -70,7 +74,10 @@ int do_quiesce(struct run *r)
 			d = &r->jr.unbound[r->jr.nunbound++];
 			tcopy(d->addr, sizeof(d->addr), r->devs[i]);
 			tcopy(d->driver, sizeof(d->driver), drv);
-			journal_save(r);
+			if (journal_need(r)) {
+				r->jr.nunbound--;	/* not unbound */
+				return -1;
+			}
 		}
 		fault_point("hw_unbind");
 		e = hw_unbind(r->hw, r->devs[i], err, sizeof(err));
@@ -128,7 +135,8 @@ int slots_down(struct run *r, char ports[][PCITOPO_ADDR_LEN],
 	}
 	if (!*n)
 		return 0;
-	journal_save(r);
+	if (journal_need(r))
+		return -1;
 	fault_point("hw_slot_down");
 	if (hw_slots_down(r->hw, act, *n, err, sizeof(err))) {
 		r->rescan = true;	/* detached, and maybe still powered */
@@ -157,7 +165,7 @@ static int slots_up(struct run *r, unsigned int *n)
 	if (hw_slots_up(r->hw, r->jr.slots, r->jr.nslots, n, err, sizeof(err)))
 		tlog(LOG_WARNING, "%s", err);
 	r->jr.nslots = 0;
-	journal_save(r);
+	(void)journal_save(r);	/* done: a stale list only brings up again */
 	return 0;
 }
 
@@ -167,11 +175,13 @@ int do_detach(struct run *r)
 	unsigned int nports, down;
 	char devs[TJ_MAX_PORTS][PCITOPO_ADDR_LEN];
 
-	phase_begin(r, "detach", r->to);
+	if (phase_begin(r, "detach", r->to) && journal_refused(r))
+		return -1;
 	(void)hw_moving(r->plat, &r->before, devs, TJ_MAX_PORTS, r->jr.ports,
 			TJ_MAX_PORTS, &nports);
 	r->jr.nports = nports;
-	journal_save(r);
+	if (journal_need(r))
+		return -1;
 	for (unsigned int i = 0; i < nports; i++) {
 		fault_point("hw_detach");
 		if (hw_detach(r->hw, r->jr.ports[i], err, sizeof(err)))
@@ -189,52 +199,65 @@ int do_detach(struct run *r)
 int bmc_to(struct run *r, enum pcitopo_layout l, bool journal)
 {
 	const struct pt_platform *p = r->plat;
-	char err[TOPOD_MSG_LEN];
+	char err[TOPOD_MSG_LEN], sel[TOPOD_MSG_LEN] = "";
 	int sent = 0, e;
 
 	if (open_bmc(r))
 		return -1;
+	/* the Select and its job together: transient waits count too */
+	bmc_budget(r->bmc, p->bmc_job_ms);
 	if (journal) {
 		r->jr.bmc_sent = 1;
-		journal_save(r);
+		if (journal_need(r))
+			return -1;
 	}
 	fault_point("bmc_select");
 	e = bmc_select(r->bmc, l, &sent, err, sizeof(err));
 	if (e && e != -ETIMEDOUT)
 		return phase_fail(r, TERR_BMC, "%s", err);
-	if (e == -ETIMEDOUT)
+	if (e == -ETIMEDOUT) {
+		/* the first cause, before whatever the status then says */
 		tlog(LOG_WARNING, "%s; reading the status instead", err);
+		snprintf(sel, sizeof(sel), "%.300s; the status then: ", err);
+	}
 	fault_point("bmc_follow");	/* tests: the Select is out */
-	e = bmc_follow(r->bmc, p->bmc_job_ms, &r->bj, err, sizeof(err));
+	e = bmc_follow(r->bmc, &r->bj, err, sizeof(err));
 	if (e == -ETIMEDOUT)
-		return phase_fail(r, TERR_TIMEOUT, "%s", err);
+		return phase_fail(r, TERR_TIMEOUT, "%s%s", sel, err);
 	if (e)
-		return phase_fail(r, TERR_BMC, "%s", err);
+		return phase_fail(r, TERR_BMC, "%s%s", sel, err);
 	if (r->bj.state == PT_PLAT_STATE_FAILED)
-		return phase_fail(r, TERR_BMC, "BMC job %d failed (error %d)",
-			    r->bj.job, r->bj.error);
+		return phase_fail(r, TERR_BMC, "%sBMC job %d failed (error %d)",
+				  sel, r->bj.job, r->bj.error);
 	if (r->bj.state != PT_PLAT_STATE_DONE)
-		return phase_fail(r, TERR_BMC, "BMC job state %s after select",
-			    pt_platform_state_name(r->bj.state));
+		return phase_fail(r, TERR_BMC, "%sBMC job state %s after select",
+				  sel, pt_platform_state_name(r->bj.state));
 	if (p->apply == PT_PLAT_APPLY_ONLINE && r->bj.current != l)
-		return phase_fail(r, TERR_BMC, "BMC job done but current layout is %s",
-			    ptc_layout_name(r->bj.current));
+		return phase_fail(r, TERR_BMC, "%sBMC job done but current "
+				  "layout is %s", sel,
+				  ptc_layout_name(r->bj.current));
 	if (p->apply == PT_PLAT_APPLY_POWER_CYCLE && r->bj.pending != l &&
 	    !(r->bj.current == l && !r->bj.pending))
-		return phase_fail(r, TERR_BMC, "BMC job done but pending layout is %s",
-			    ptc_layout_name(r->bj.pending));
+		return phase_fail(r, TERR_BMC, "%sBMC job done but pending "
+				  "layout is %s", sel,
+				  ptc_layout_name(r->bj.pending));
 	return 0;
 }
 
 int do_bmc(struct run *r, const char *name, enum pcitopo_layout l,
 		  bool journal)
 {
-	phase_begin(r, name, l);
+	char waited[TOPOD_MSG_LEN];
+
+	if (phase_begin(r, name, l) && journal_refused(r))
+		return -1;
 	if (bmc_to(r, l, journal))
 		return -1;
-	phase_post(r, "done", "BMC job %d done: current %s, pending %s",
+	bmc_waited(r->bmc, waited, sizeof(waited));
+	phase_post(r, "done", "BMC job %d done: current %s, pending %s%s%s",
 		   r->bj.job, ptc_layout_name(r->bj.current),
-		   r->bj.pending ? ptc_layout_name(r->bj.pending) : "none");
+		   r->bj.pending ? ptc_layout_name(r->bj.pending) : "none",
+		   *waited ? "; " : "", waited);
 	return 0;
 }
 
@@ -246,7 +269,8 @@ int do_reenumerate(struct run *r, const char *name,
 	bool rescan = r->rescan;
 	int e;
 
-	phase_begin(r, name, l);
+	if (phase_begin(r, name, l) && journal_refused(r))
+		return -1;
 	if (!r->hw && hw_open(r->cfg, r->plat, true, &r->hw, err, sizeof(err)))
 		return phase_fail(r, TERR_INTERNAL, "%s", err);
 	had = r->jr.nslots;
@@ -298,7 +322,8 @@ int do_verify(struct run *r, const char *name, enum pcitopo_layout l,
 {
 	unsigned int want = r->plat->layouts[l].gpus;
 
-	phase_begin(r, name, l);
+	/* it only looks: it goes on without a journal */
+	(void)phase_begin(r, name, l);
 	if (after->layout != l)
 		return phase_fail(r, TERR_VERIFY, "the module reports %s (%s) with "
 			    "%u GPUs, not %s", ptc_layout_name(after->layout),
@@ -392,7 +417,8 @@ void do_restore(struct run *r, const char *name, enum pcitopo_layout l)
 	char err[TOPOD_MSG_LEN], ok[160];
 	size_t w = 0;
 
-	phase_begin(r, name, l);
+	/* it puts back what quiesce stopped: with a journal or without */
+	(void)phase_begin(r, name, l);
 	r->warn[0] = '\0';
 	/* drivers before units: a GPU service wants its GPUs driven */
 	nodrv = rebind(r, &bound, r->warn, sizeof(r->warn));
@@ -421,7 +447,7 @@ void do_restore(struct run *r, const char *name, enum pcitopo_layout l)
 		}
 	}
 	r->jr.nunits = 0;
-	journal_save(r);
+	(void)journal_save(r);
 	bad -= nodrv ? 1 : 0;
 	snprintf(ok, sizeof(ok), "%u unit(s) %s", started,
 		 wait ? "started" : "start queued");
@@ -443,16 +469,25 @@ void do_restore(struct run *r, const char *name, enum pcitopo_layout l)
 
 /* Commit r->to. Units restore could not start (r->warn) are no reason to
  * undo a verified layout: they are the commit's LastError and Finished's
- * error, with ok true. */
+ * error, with ok true. A committed state that cannot be written is an
+ * error (State failed), the journal kept: the layout is switched and
+ * verified, but nothing on disk says so but the journal. */
 void finish_ok(struct run *r, const char *msg)
 {
-	char warn[TOPOD_MSG_LEN + 32] = "";
+	char warn[TOPOD_MSG_LEN + 32] = "", why[TOPOD_MSG_LEN];
+	char err[2 * TOPOD_MSG_LEN];
 
 	if (*r->warn)
 		snprintf(warn, sizeof(warn), "switched to %s, but %s",
 			 ptc_layout_name(r->to), r->warn);
-	phase_begin(r, "commit", r->to);
-	job_commit(r, r->to, warn);
+	(void)phase_begin(r, "commit", r->to);
+	if (job_commit(r, r->to, warn, why, sizeof(why))) {
+		snprintf(err, sizeof(err), "switched to %s and verified, but "
+			 "%s", ptc_layout_name(r->to), why);
+		phase_fail(r, TERR_INTERNAL, "%.400s", err);
+		post_finish(r, r->to, false, TS_FAILED, err);
+		return;
+	}
 	phase_post(r, "done", "%s", msg);
 	post_finish(r, r->to, true, TS_IDLE, warn);
 }

@@ -27,6 +27,10 @@ static int check_bmc(struct run *r, bool *ok)
 			tcopy(pl->bmc_error, sizeof(pl->bmc_error), err);
 		return 0;
 	}
+	/* SetLayout is answered after preflight, its caller waiting (D-Bus's
+	 * default: 25 s): a BMC not ready is waited for that long at most */
+	bmc_budget(r->bmc, r->plat->bmc_job_ms < PREFLIGHT_BMC_WAIT_MS ?
+		   r->plat->bmc_job_ms : PREFLIGHT_BMC_WAIT_MS);
 	if (bmc_status(r->bmc, &r->bj, err, sizeof(err))) {
 		if (phase_refuse(r, TERR_BMC, "BMC does not answer: %s", err))
 			return -1;
@@ -41,6 +45,22 @@ static int check_bmc(struct run *r, bool *ok)
 			 r->bj.job))
 		return -1;
 	return 0;
+}
+
+/* Nothing moves without a journal on disk: a state dir that cannot take
+ * one (full, read-only, not writable) refuses the switch, not even
+ * --force, and the dry run says so (checked first, after the layout: its
+ * first refusal, SetLayout's answer). */
+static int check_state_dir(struct run *r)
+{
+	int e = tj_check_dir(r->cfg->state_dir);
+
+	if (!e)
+		return 0;
+	return phase_refuse(r, TERR_INTERNAL, "state dir %s: the journal "
+			    "cannot be written (%s): nothing moves without it",
+			    r->cfg->state_dir, e == -ENOSPC ?
+			    "less than 64 KiB free" : strerror(-e));
 }
 
 /* Not even --force: the lanes of an online switch would change under a
@@ -103,6 +123,8 @@ int preflight_checks(struct run *r)
 	if (request_supported(p, r->to, err, sizeof(err)) != TERR_OK &&
 	    phase_refuse(r, TERR_UNSUPPORTED, "%s", err))
 		return -1;
+	if (check_state_dir(r))
+		return -1;
 	/* a switch follows the module's events later; a dry run does not */
 	if (hw_open(r->cfg, p, !pl, &r->hw, err, sizeof(err))) {
 		r->hw = NULL;
@@ -154,11 +176,15 @@ int preflight_checks(struct run *r)
 
 int do_preflight(struct run *r)
 {
+	char waited[TOPOD_MSG_LEN];
+
 	phase_begin(r, "preflight", r->to);
 	if (preflight_checks(r))
 		return -1;
-	phase_post(r, "done", "from %s to %s; %u GPUs, %u move; BMC %s",
+	bmc_waited(r->bmc, waited, sizeof(waited));
+	phase_post(r, "done", "from %s to %s; %u GPUs, %u move; BMC %s%s%s",
 		   ptc_layout_name(r->from), ptc_layout_name(r->to),
-		   r->before.ngpus, r->ndevs, bmc_name(r->bmc));
+		   r->before.ngpus, r->ndevs, bmc_name(r->bmc),
+		   *waited ? "; " : "", waited);
 	return 0;
 }

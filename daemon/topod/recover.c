@@ -41,13 +41,14 @@ static void recover_power_cycle(struct run *r)
 
 	before_from_journal(r);
 	post_state(r, TS_SWITCHING, r->to);
-	phase_begin(r, "reenumerate", r->to);
+	(void)phase_begin(r, "reenumerate", r->to);	/* it only looks */
 	if (hw_open(r->cfg, r->plat, true, &r->hw, err, sizeof(err))) {
 		phase_fail(r, TERR_INTERNAL, "%s", err);
 		goto failed;
 	}
 	if (open_bmc(r))
 		goto failed;
+	bmc_budget(r->bmc, r->plat->bmc_job_ms);
 	if (bmc_status(r->bmc, &r->bj, err, sizeof(err))) {
 		phase_fail(r, TERR_BMC, "%s", err);
 		goto failed;
@@ -80,7 +81,11 @@ failed:
 
 		snprintf(msg, sizeof(msg), "power cycle to %s: %.400s",
 			 ptc_layout_name(r->to), r->err);
-		job_commit(r, PCITOPO_LAYOUT_UNKNOWN, msg);
+		char why[TOPOD_MSG_LEN];
+
+		if (job_commit(r, PCITOPO_LAYOUT_UNKNOWN, msg, why, sizeof(why)))
+			snprintf(msg + strlen(msg), sizeof(msg) - strlen(msg),
+				 "; %.300s", why);
 		post_finish(r, r->to, false, TS_FAILED, msg);
 	}
 }
@@ -132,7 +137,8 @@ static void recover_interrupted(struct run *r)
 	before_from_journal(r);
 	post_state(r, r->jr.state == TJ_ROLLING_BACK ? TS_ROLLING_BACK :
 		   TS_SWITCHING, PCITOPO_LAYOUT_UNKNOWN);
-	phase_begin(r, "recover", r->to);
+	/* it undoes (a rescan) and asks the BMC: with a journal or not */
+	(void)phase_begin(r, "recover", r->to);
 	if (hw_open(r->cfg, r->plat, true, &r->hw, err, sizeof(err))) {
 		phase_fail(r, TERR_INTERNAL, "%s", err);
 		goto rollback;
@@ -143,7 +149,8 @@ static void recover_interrupted(struct run *r)
 		tlog(LOG_ERR, "%s", err);
 	if (open_bmc(r))
 		goto rollback;
-	e = bmc_follow(r->bmc, r->plat->bmc_job_ms, &r->bj, err, sizeof(err));
+	bmc_budget(r->bmc, r->plat->bmc_job_ms);
+	e = bmc_follow(r->bmc, &r->bj, err, sizeof(err));
 	if (e) {
 		phase_fail(r, e == -ETIMEDOUT ? TERR_TIMEOUT : TERR_BMC, "%s", err);
 		goto rollback;

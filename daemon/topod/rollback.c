@@ -69,7 +69,8 @@ static int detach_moved(struct run *r, unsigned int *n)
 			memcpy(r->jr.ports[r->jr.nports++], ports[i],
 			       PCITOPO_ADDR_LEN);
 	}
-	journal_save(r);
+	if (journal_need(r))	/* a rollback: goes on without */
+		return -1;
 	for (unsigned int i = 0; i < np; i++) {
 		fault_point("hw_detach");
 		if (hw_detach(r->hw, ports[i], err, sizeof(err)))
@@ -101,14 +102,15 @@ static bool rollback_selected(const struct run *r)
  * GPUs are taken off the bus and l is selected. 0, or -1 (phase failed). */
 static int rollback_bmc(struct run *r, enum pcitopo_layout l)
 {
-	char err[TOPOD_MSG_LEN];
+	char err[TOPOD_MSG_LEN], waited[TOPOD_MSG_LEN], waited2[TOPOD_MSG_LEN];
 	unsigned int ndet = 0;
 	int e;
 
-	phase_begin(r, "rollback-bmc", l);
+	(void)phase_begin(r, "rollback-bmc", l);	/* an undo: goes on */
 	if (open_bmc(r))
 		return -1;
-	e = bmc_follow(r->bmc, r->plat->bmc_job_ms, &r->bj, err, sizeof(err));
+	bmc_budget(r->bmc, r->plat->bmc_job_ms);
+	e = bmc_follow(r->bmc, &r->bj, err, sizeof(err));
 	if (e)
 		return phase_fail(r, e == -ETIMEDOUT ? TERR_TIMEOUT : TERR_BMC,
 				  "%s", err);
@@ -121,14 +123,20 @@ static int rollback_bmc(struct run *r, enum pcitopo_layout l)
 	 * command is sent once. */
 	if (r->bj.current != l || (r->bj.pending && r->bj.pending != l) ||
 	    (r->jr.nslots && !rollback_selected(r))) {
+		/* what the follow waited for, before bmc_to() forgets it */
+		bmc_waited(r->bmc, waited, sizeof(waited));
 		if (detach_moved(r, &ndet) || bmc_to(r, l, false))
 			return -1;
-		phase_post(r, "done", "BMC job %d done: current %s%s",
+		bmc_waited(r->bmc, waited2, sizeof(waited2));
+		phase_post(r, "done", "BMC job %d done: current %s%s%s%s%s%s",
 			   r->bj.job, ptc_layout_name(r->bj.current),
-			   ndet ? " (the moved GPUs' ports detached first)" : "");
+			   ndet ? " (the moved GPUs' ports detached first)" : "",
+			   *waited ? "; " : "", waited, *waited2 ? "; " : "",
+			   waited2);
 	} else {
-		phase_post(r, "done", "BMC still at %s: nothing to select",
-			   ptc_layout_name(l));
+		bmc_waited(r->bmc, waited, sizeof(waited));
+		phase_post(r, "done", "BMC still at %s: nothing to select%s%s",
+			   ptc_layout_name(l), *waited ? "; " : "", waited);
 	}
 	return 0;
 }
@@ -150,7 +158,7 @@ static void rollback_failed(struct run *r, const char *first,
 	 * topod did not stop here, its rollback failed */
 	r->jr.rollback_failed = 1;
 	tcopy(r->jr.rollback_error, sizeof(r->jr.rollback_error), r->err);
-	journal_save(r);
+	(void)journal_save(r);
 	fault_point("rollback-failed");	/* tests: marked, nothing rebound */
 	/* whatever the layout now, no GPU stays detached (nor its slot down) */
 	if (r->hw || !hw_open(r->cfg, r->plat, true, &r->hw, err2, sizeof(err2))) {
@@ -175,7 +183,8 @@ static void rollback_failed(struct run *r, const char *first,
 	if (tj_committed_read(r->cfg->state_dir, &c))
 		memset(&c, 0, sizeof(c));
 	tcopy(c.last_error, sizeof(c.last_error), err);
-	(void)tj_committed_write(r->cfg->state_dir, &c);
+	if (tj_committed_write(r->cfg->state_dir, &c))
+		tlog(LOG_ERR, "the committed state's LastError not written");
 	post_finish(r, r->to, false, TS_FAILED, err);
 }
 
@@ -183,7 +192,7 @@ static void rollback_failed(struct run *r, const char *first,
  * goes before it: together they are the first cause, kept to the end). */
 void rollback(struct run *r, const char *why_prefix)
 {
-	char first[TOPOD_MSG_LEN + 64];
+	char first[TOPOD_MSG_LEN + 64], why[TOPOD_MSG_LEN];
 	enum terr first_e = r->terr;
 	struct hw_snap after;
 	enum pcitopo_layout l = r->from;
@@ -194,7 +203,7 @@ void rollback(struct run *r, const char *why_prefix)
 	tcopy(r->jr.error, sizeof(r->jr.error), first);
 	r->jr.rollback_failed = 0;
 	r->jr.rollback_error[0] = '\0';
-	journal_save(r);
+	(void)journal_save(r);	/* an undo goes on without (logged) */
 	post_state(r, TS_ROLLING_BACK, PCITOPO_LAYOUT_UNKNOWN);
 
 	if (!l || !r->plat->layouts[l].present) {
@@ -214,8 +223,16 @@ void rollback(struct run *r, const char *why_prefix)
 			 "; rolled back to %s, but %.200s", ptc_layout_name(l),
 			 r->warn);
 	fault_point("rollback-commit");	/* tests: verified, not committed */
-	job_commit(r, l, first);
 	r->terr = first_e;
+	if (job_commit(r, l, first, why, sizeof(why))) {
+		/* back and verified, but only the journal says so */
+		snprintf(first + strlen(first), sizeof(first) - strlen(first),
+			 "; rolled back to %s, but %.300s", ptc_layout_name(l),
+			 why);
+		tcopy(r->err, sizeof(r->err), first);
+		post_finish(r, r->to, false, TS_FAILED, first);
+		return;
+	}
 	tcopy(r->err, sizeof(r->err), first);
 	post_finish(r, r->to, false, TS_IDLE, first);
 }

@@ -191,7 +191,15 @@ static void handle(struct topod *d, struct tmsg *m)
 		d->pending = m->state == TS_AWAITING_POWER_CYCLE ? m->layout :
 			     PCITOPO_LAYOUT_UNKNOWN;
 		tcopy(d->last_error, sizeof(d->last_error), m->text);
-		(void)tj_committed_read(d->cfg.state_dir, &d->committed);
+		{
+			/* a state that cannot be read (a commit that could
+			 * not be written) leaves the last one known, never
+			 * an empty one */
+			struct tj_committed c;
+
+			if (!tj_committed_read(d->cfg.state_dir, &c))
+				d->committed = c;
+		}
 		if (m->ok)
 			tlog(LOG_NOTICE, "switch to %s: done",
 			     ptc_layout_name(m->layout));
@@ -437,7 +445,11 @@ static int setup_loop(struct topod *d)
 	topod_refresh(d, false);
 	if (!d->committed.layout && ptc_layout_switchable((u8)d->layout)) {
 		d->committed.layout = d->layout;
-		(void)tj_committed_write(d->cfg.state_dir, &d->committed);
+		r = tj_committed_write(d->cfg.state_dir, &d->committed);
+		if (r)
+			tlog(LOG_WARNING, "%s/%s: %s: the layout found (%s) "
+			     "not recorded", d->cfg.state_dir, TJ_STATE_FILE,
+			     strerror(-r), ptc_layout_name(d->layout));
 	}
 	return 0;
 }
@@ -487,11 +499,22 @@ static void start_recovery(struct topod *d)
 		if (r)
 			tlog(LOG_ERR, "recovery: %s", strerror(-r));
 	} else if (r != -ENOENT) {
-		tlog(LOG_ERR, "journal %s/%s unreadable (%s); left for a human",
-		     d->cfg.state_dir, TJ_JOB_FILE, strerror(-r));
+		char kept[128];
+		int e;
+
+		/* kept aside for whoever looks into it: the next switch would
+		 * write its own journal over it */
+		e = tj_job_set_aside(d->cfg.state_dir, kept, sizeof(kept));
+		if (e)
+			snprintf(kept, sizeof(kept), "%s (not set aside: %s)",
+				 TJ_JOB_FILE, strerror(-e));
+		tlog(LOG_ERR, "journal %s/%s unreadable (%s); kept as %s/%s, "
+		     "left for a human", d->cfg.state_dir, TJ_JOB_FILE,
+		     strerror(-r), d->cfg.state_dir, kept);
 		d->state = TS_FAILED;
 		snprintf(d->last_error, sizeof(d->last_error),
-			 "journal unreadable: %s", strerror(-r));
+			 "journal unreadable: %s; kept as %.300s/%s",
+			 strerror(-r), d->cfg.state_dir, kept);
 	}
 }
 

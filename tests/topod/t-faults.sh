@@ -24,12 +24,19 @@
 # the first cause and what interrupted the switch (topod stopped / the host
 # went down, in which phase).
 # Then the BMC and the GPUs misbehave, no kill: a MUX that reports done
-# and moved nothing; a failed BMC job; a completion code for the Select; a
+# and moved nothing; a failed BMC job; a completion code for the Select;
+# a BMC not ready (0xD2) in preflight, on the Select, on the status (waited
+# out) and for good (failed within the budget, rolled back at the restart);
+# 0xC3 on the Select (never resent: the status read instead); a
 # GPU that does not come back in the new layout (Timeout, rolled back); one
 # that comes back in neither (State failed, the journal kept, LastError the
 # first cause; the next start tries again; once the GPU is back, rolled
 # back); a GPU back on a narrower link (Verify, rolled back); and a kill at
 # the point where a failed rollback has marked its journal.
+# Then a journal unreadable at start (kept aside, not overwritten); the
+# state dir cannot take the journal (a tmpfs of its own: full,
+# read-only, not writable): refused in preflight and by the dry run; a
+# commit that cannot be written: an error, the journal kept.
 # No systemd units here (none on this private bus: topod says "systemd not
 # on the bus"): tests/vm/t-faults-vm.sh has them, with the real module.
 # No sleep waits for a window: every case is held at its point.
@@ -47,7 +54,7 @@ make -s -C "$top/cli" >/dev/null || { echo "not ok 1 - build topoctl"; exit 1; }
 D=$(mktemp -d /tmp/t-faults.XXXXXX)
 S=$D/state
 # T_FAULTS_KEEP=1 keeps the folder (topod.log) for a look afterwards
-trap 'cleanup_dir "$D"; [[ -n ${T_FAULTS_KEEP:-} ]] && echo "# kept $D" || rm -rf "$D"' EXIT
+trap 'cleanup_dir "$D"; mountpoint -q "$D/small" && umount "$D/small"; [[ -n ${T_FAULTS_KEEP:-} ]] && echo "# kept $D" || rm -rf "$D"' EXIT
 bus_start "$D"
 bmc_start "$D" --method mux --busy-ms 200
 topod_conf "$D" emulated-mux 8000
@@ -261,6 +268,129 @@ sed 's/^/# /' "$D/set.out"
 settle idle
 after "the Select answered completion code 0xc1 ($from -> $to)" "$from" "*[cC]1*" "names the completion code"
 
+# --- a BMC not ready (issue 24): 0xD2 "BMC initialization in progress",
+# what a BMC answers for a minute or more after a reset, is waited out
+# with backoff (0.25 s doubling) within the job's budget (8000 ms here).
+# The simulated BMC holds the state: it answers 0xD2 to exactly the next N
+# OEM commands (pcitopo_cc 0xd2 N), set while topod is held at the point.
+# waited SECS-LOW SECS-HIGH LINE: the "waited N s" of LINE is within
+waited() {
+	local w
+	w=$(sed -n 's/.*waited \([0-9.]*\) s.*/\1/p' <<<"$3" | head -1)
+	[[ -n $w ]] && awk -v w="$w" -v lo="$1" -v hi="$2" 'BEGIN { exit !(w >= lo && w <= hi) }'
+}
+# in preflight: its status answered 0xD2 twice, then the BMC is ready
+from=$(name "$(bmc_current)") to=$(other)
+down
+TOPOD_ARGS="--test-fault preflight:1:stop" topod_start "$D"
+"$TOPOCTL" set "$to" --force >"$D/set.out" 2>&1 &
+spid=$!
+wait_for 30 stopped
+console 'pcitopo_cc 0xd2 2'
+kill -CONT "$(pid)"
+wait "$spid"; rc=$?
+sed 's/^/# /' "$D/set.out"
+settle idle
+line=$(grep " preflight: done" "$D/topod.log" | tail -1)
+echo "# $line"
+ok "$([[ $rc == 0 && $line == *"BMC not ready (0xD2 BMC initialization in progress): waited "* ]] && waited 0.7 8 "$line" && echo 0 || echo 1)" \
+	"0xD2 twice in preflight ($from -> $to): waited out (0.25 + 0.5 s), preflight's message names the code and the wait"
+after "0xD2 twice in preflight ($from -> $to)" "$to" "" "empty"
+# on the Select: refused before it acted, so sent again once the BMC is
+# ready; one job in all
+from=$(name "$(bmc_current)") to=$(other)
+jid=$(sed -n 's/^job_id=//p' "$PCITOPO_BMC_STATE")
+down
+TOPOD_ARGS="--test-fault bmc_select:1:stop" topod_start "$D"
+"$TOPOCTL" set "$to" --force >"$D/set.out" 2>&1 &
+spid=$!
+wait_for 30 stopped
+console 'pcitopo_cc 0xd2 3'
+kill -CONT "$(pid)"
+wait "$spid"; rc=$?
+sed 's/^/# /' "$D/set.out"
+settle idle
+line=$(grep " bmc: done" "$D/topod.log" | tail -1)
+echo "# $line"
+ok "$([[ $rc == 0 && $line == *"BMC not ready (0xD2 BMC initialization in progress): waited "* ]] && waited 1.7 8 "$line" && echo 0 || echo 1)" \
+	"0xD2 three times on the Select ($from -> $to): committed, the bmc phase says it waited (0.25 + 0.5 + 1 s) for 0xD2"
+ok "$([[ $(sed -n 's/^job_id=//p' "$PCITOPO_BMC_STATE") == $((jid + 1)) ]] && echo 0 || echo 1)" \
+	"0xD2 on the Select: one BMC job in all (the refused Selects started none)"
+after "0xD2 three times on the Select ($from -> $to)" "$to" "" "empty"
+# on the status, once the Select is out: read again, never a second Select
+from=$(name "$(bmc_current)") to=$(other)
+jid=$(sed -n 's/^job_id=//p' "$PCITOPO_BMC_STATE")
+down
+TOPOD_ARGS="--test-fault bmc_follow:1:stop" topod_start "$D"
+"$TOPOCTL" set "$to" --force >"$D/set.out" 2>&1 &
+spid=$!
+wait_for 30 stopped
+console 'pcitopo_cc 0xd2 3'
+kill -CONT "$(pid)"
+wait "$spid"; rc=$?
+sed 's/^/# /' "$D/set.out"
+settle idle
+line=$(grep " bmc: done" "$D/topod.log" | tail -1)
+echo "# $line"
+ok "$([[ $rc == 0 && $line == *"BMC not ready (0xD2 BMC initialization in progress): waited "* &&
+	$(sed -n 's/^job_id=//p' "$PCITOPO_BMC_STATE") == $((jid + 1)) ]] && waited 1.7 8 "$line" && echo 0 || echo 1)" \
+	"0xD2 three times on the status after the Select ($from -> $to): committed, the wait named, one Select"
+after "0xD2 three times on the status ($from -> $to)" "$to" "" "empty"
+# 0xC3 (timeout while processing) on the Select: it may have acted, so it
+# is never sent again; the status says what happened (here: nothing, the
+# simulated BMC ran no job), and the switch rolls back: one Select in all,
+# the rollback's
+from=$(name "$(bmc_current)") to=$(other)
+jid=$(sed -n 's/^job_id=//p' "$PCITOPO_BMC_STATE")
+down
+TOPOD_ARGS="--test-fault bmc_select:1:stop" topod_start "$D"
+"$TOPOCTL" set "$to" --force >"$D/set.out" 2>&1 &
+spid=$!
+wait_for 30 stopped
+console 'pcitopo_cc 0xc3 1'
+kill -CONT "$(pid)"
+wait "$spid"; rc=$?
+sed 's/^/# /' "$D/set.out"
+settle idle
+ok "$([[ $rc == 1 ]] && grep -q "completion code 0xC3 timeout while processing command; reading the status instead" "$D/topod.log" &&
+	[[ $(sed -n 's/^job_id=//p' "$PCITOPO_BMC_STATE") == $((jid + 1)) ]] && echo 0 || echo 1)" \
+	"0xC3 on the Select ($from -> $to): not resent, the status read instead; one BMC job in all (the rollback's)"
+after "0xC3 on the Select ($from -> $to)" "$from" \
+	"select $to: BMC *: completion code 0xC3 timeout while processing command; the status then: BMC job done but current layout is $from" \
+	"names the 0xC3 first, then what the status said"
+# a BMC that stays in 0xD2: the bmc phase fails once the budget is spent,
+# naming 0xD2 and the wait; its rollback meets the same BMC and fails too
+# (State failed), but every GPU is back with its driver, nothing detached;
+# once the BMC is ready the next start rolls back
+from=$(name "$(bmc_current)") to=$(other)
+down
+TOPOD_ARGS="--test-fault bmc_select:1:stop" topod_start "$D"
+"$TOPOCTL" set "$to" --force >"$D/set.out" 2>&1 &
+spid=$!
+wait_for 30 stopped
+console 'pcitopo_cc 0xd2 forever'
+kill -CONT "$(pid)"
+wait "$spid"; rc=$?
+sed 's/^/# /' "$D/set.out"
+settle failed
+line=$(grep " bmc: failed" "$D/topod.log" | tail -1)
+echo "# $line"
+le=$(st | jq -r '.last_error // ""')
+echo "# LastError: $le"
+ok "$([[ $rc == 1 && $line == *"not ready for the layout Select: 0xD2 BMC initialization in progress, after waiting "*" s (budget 8000 ms)"* ]] &&
+	waited 4 10 "${line/after waiting/waited}" && echo 0 || echo 1)" \
+	"0xD2 forever ($from -> $to): the bmc phase fails once its 8 s budget is spent, naming 0xD2 and the wait"
+ok "$([[ $(st | jq -r .state) == failed && $le == *"not ready for the layout Select: 0xD2 BMC initialization in progress"*"; rollback to $from failed: "*0xD2* ]] && echo 0 || echo 1)" \
+	"0xD2 forever: State failed, LastError the first cause (0xD2 on the Select), then the rollback's (0xD2 again)"
+ok "$([[ $(jget rollback_failed) == 1 && $(jget error) == *0xD2* && $(nodrv) == 0 && ! -e $S/fake-detached &&
+	! -s $S/fake-slots-off && $(st | jq -r .gpus) == 8 && $(bmc_current) == $(code "$from") ]] && echo 0 || echo 1)" \
+	"0xD2 forever: 8 GPUs, every driver bound, nothing detached, every slot up; the journal kept for the next start"
+console 'pcitopo_cc off'
+restart
+settle idle
+after "0xD2 forever, then the BMC ready, topod restarted ($from -> $to)" "$from" \
+	"*0xD2 BMC initialization in progress*; rollback to $from failed: *; tried again at the next start*" "keeps 0xD2 as the first cause"
+
 fault_switch 'code $to >"$S/fake-missing"'
 rm -f "$S/fake-missing"
 after "a GPU that does not come back in $to ($from -> $to)" "$from" \
@@ -371,6 +501,144 @@ ok "$([[ $rc != 0 && $(<"$D/set.out") == *CAP_SYS_ADMIN* && ! -e $S/job && ! -s 
 	"no CAP_SYS_ADMIN: the switch is refused in preflight, naming CAP_SYS_ADMIN; nothing journalled, detached, unbound or selected"
 rm -f "$S/fake-no-slot"
 restart
+
+# --- a journal that cannot be read at start (issue 24): kept aside, with
+# its time, for whoever looks into it; the next switch does not write over
+# it (it used to: the evidence was gone)
+from=$(name "$(bmc_current)") to=$(other)
+down
+printf 'version=3\nstate=switching\nphase=bmc\nfrobnicate=1\n' >"$S/job"
+cp "$S/job" "$D/garbage"
+TOPOD_ARGS='' topod_start "$D"
+settle failed
+le=$(st | jq -r '.last_error // ""')
+echo "# LastError: $le"
+kept=$(cd "$S" && ls -d job.corrupt-* 2>/dev/null)
+ok "$([[ $(st | jq -r .state) == failed && $le == "journal unreadable: Bad message; kept as $S/job.corrupt-"* &&
+	$kept =~ ^job\.corrupt-[0-9]{8}T[0-9]{6}Z$ && $le == *"$kept" && ! -e $S/job ]] && cmp -s "$S/$kept" "$D/garbage" &&
+	echo 0 || echo 1)" "an unreadable journal at start: State failed, kept as job.corrupt-<UTC> as it was (${kept:-none}), LastError names it"
+"$TOPOCTL" set "$to" --force >"$D/set.out" 2>&1; rc=$?
+sed 's/^/# /' "$D/set.out"
+settle idle
+ok "$([[ $rc == 0 && $(st | jq -r .layout) == "$to" && ! -e $S/job && $(cd "$S" && ls -d job.corrupt-*) == "$kept" ]] &&
+	cmp -s "$S/$kept" "$D/garbage" && echo 0 || echo 1)" \
+	"and the next switch ($from -> $to) commits, the kept journal untouched beside it"
+rm -f "$S/$kept"
+
+# --- nothing moves without a journal on disk (issue 24) -----------------------
+# The state dir on a small file system of its own (tmpfs, 512 KiB), with
+# what the stand-in and the BMC link keep there: filled up, made read-only,
+# and made unwritable to a topod without CAP_DAC_OVERRIDE. Each is refused
+# in preflight, by the dry run too, before anything is journalled, stopped,
+# unbound, detached or selected. Then a commit that cannot be written: an
+# error that says so, the journal kept, the committed state as it was
+# (never empty); the next start, with room again, finishes the switch.
+# Not staged here: a write that fails while the file system says it has
+# room (quota, an I/O error): every write is checked all the same.
+T=$D/small
+mkdir -p "$T"
+down
+mount -t tmpfs -o size=512k,mode=0755 pcitopo-test-state "$T" || echo "# cannot mount a tmpfs"
+cp -a "$S/." "$T/"
+sed -i "s|^state_dir = .*|state_dir = \"$T\";|" "$D/topod.conf"
+S0=$S S=$T
+fill() { dd if=/dev/zero of="$T/fill" bs=4k >/dev/null 2>&1; sync; }
+jobs_now() { sed -n 's/^job_id=//p' "$PCITOPO_BMC_STATE"; }
+nothing_done() {	# nothing_done JOB_ID FROM: nothing moved, State idle
+	[[ ! -e $T/job && ! -e $T/.job.tmp && ! -s $T/fake-slots-off && ! -e $T/fake-detached && $(nodrv) == 0 &&
+		$(jobs_now) == "$1" && $(bmc_current) == $(code "$2") &&
+		$(st | jq -r '"\(.layout) \(.state)"') == "$2 idle" ]]
+}
+refused() {	# refused WHAT WHY-GLOB: the dry run and the switch say no
+	local what=$1 why=$2 json jid
+	from=$(name "$(bmc_current)") to=$(other)
+	jid=$(jobs_now)
+	json=$("$TOPOCTL" -j set "$to" --dry-run --force 2>/dev/null); rc=$?
+	# shellcheck disable=SC2053
+	ok "$([[ $rc == 1 && $(jq -r '.proceed' <<<"$json") == false &&
+		$(jq -r '.message' <<<"$json") == "state dir $T: the journal cannot be written ($why): nothing moves without it" ]] &&
+		echo 0 || echo 1)" "$what: the dry run would refuse, naming the state dir and why"
+	jq -c '{proceed, error, message}' <<<"$json" 2>/dev/null | sed 's/^/# /'
+	"$TOPOCTL" set "$to" --force >"$D/set.out" 2>&1; rc=$?
+	sed 's/^/# /' "$D/set.out"
+	# shellcheck disable=SC2053
+	ok "$([[ $rc != 0 && $(<"$D/set.out") == *"state dir $T: the journal cannot be written ($why)"* ]] && nothing_done "$jid" "$from" &&
+		echo 0 || echo 1)" "$what: the switch is refused in preflight; nothing journalled, stopped, unbound, detached or selected"
+}
+TOPOD_ARGS='' topod_start "$D"
+fill
+refused "a full state dir" "less than 64 KiB free"
+rm -f "$T/fill"
+mount -o remount,ro "$T"
+refused "a read-only state dir" "Read-only file system"
+mount -o remount,rw "$T"
+# not writable by topod: a 0555 folder, topod without CAP_DAC_OVERRIDE
+printf '#!/bin/sh\nexec setpriv --bounding-set -dac_override "%s" "$@"\n' "$TOPOD" >"$D/topod-nodac"
+chmod +x "$D/topod-nodac"
+down
+chmod 0555 "$T"
+TOPOD="$D/topod-nodac" TOPOD_ARGS='' topod_start "$D"
+refused "a state dir topod may not write (0555, no CAP_DAC_OVERRIDE)" "Permission denied"
+down
+chmod 0755 "$T"
+# the commit cannot be written: held at the commit (the journal on disk,
+# phase commit), the file system filled, then on
+from=$(name "$(bmc_current)") to=$(other)
+cp "$T/state" "$D/state.before"
+TOPOD_ARGS="--test-fault commit:1:stop" topod_start "$D"
+"$TOPOCTL" set "$to" --force >"$D/set.out" 2>&1 &
+spid=$!
+wait_for 30 stopped
+fill
+kill -CONT "$(pid)"
+wait "$spid"; rc=$?
+sed 's/^/# /' "$D/set.out"
+settle failed
+s=$(st)
+le=$(jq -r '.last_error // ""' <<<"$s")
+echo "# LastError: $le"
+ok "$([[ $rc != 0 && $(<"$D/set.out") == *"switched to $to and verified, but the committed state $T/state cannot be written: No space left on device; the journal is kept"* &&
+	$(jq -r .state <<<"$s") == failed && $le == *"the committed state $T/state cannot be written: No space left on device"* ]] && echo 0 || echo 1)" \
+	"a commit that cannot be written (full, $from -> $to): the switch fails saying so, State failed, LastError names the file and ENOSPC"
+ok "$([[ $(jget phase) == commit && $(jget to) == "$to" && -s $T/state ]] && cmp -s "$T/state" "$D/state.before" &&
+	[[ $(jq -r .committed_layout <<<"$s") == "$from" && ! -e $T/.state.tmp ]] && echo 0 || echo 1)" \
+	"a commit that cannot be written: the journal kept (phase commit), the committed state as it was, never empty (committed_layout $from), no temporary file left"
+rm -f "$T/fill"
+restart
+settle idle
+ok "$([[ $(st | jq -r '"\(.layout) \(.state) \(.committed_layout)"') == "$to idle $to" && ! -e $T/job && $(nodrv) == 0 &&
+	! -e $T/fake-detached && $(bmc_current) == $(code "$to") ]] && echo 0 || echo 1)" \
+	"with room again, the next start finishes the commit from the journal: $to committed, no journal, every driver bound"
+# the file system fills under a switch (held at quiesce, its journal on
+# disk): the journal of the first unbind cannot be written, so that unbind
+# does not happen; the switch rolls back without a journal (an undo goes on
+# without one); no driver unbound (none to bind again), nothing detached, no Select
+from=$(name "$(bmc_current)") to=$(other)
+jid=$(jobs_now)
+down
+TOPOD_ARGS="--test-fault quiesce:1:stop" topod_start "$D"
+"$TOPOCTL" set "$to" --force >"$D/set.out" 2>&1 &
+spid=$!
+wait_for 30 stopped
+fill
+kill -CONT "$(pid)"
+wait "$spid"; rc=$?
+sed 's/^/# /' "$D/set.out"
+settle failed
+ok "$([[ $rc != 0 && $(<"$D/set.out") == *"quiesce"*"failed"*"the journal $T/job cannot be written: No space left on device; nothing more is changed without it"* &&
+	$(<"$D/set.out") == *"rollback-restore"*"done"*"0 unit(s) started"* && $(<"$D/set.out") != *"driver(s) bound again"* &&
+	$(nodrv) == 0 && ! -e $T/fake-detached && $(jobs_now) == "$jid" && $(bmc_current) == $(code "$from") ]] && echo 0 || echo 1)" \
+	"the state dir full under a switch ($from -> $to): quiesce fails naming the journal and ENOSPC before its first unbind; nothing unbound, detached or selected"
+rm -f "$T/fill"
+restart
+settle idle
+ok "$([[ $(st | jq -r '"\(.layout) \(.state) \(.committed_layout)"') == "$from idle $from" && ! -e $T/job && $(nodrv) == 0 ]] && echo 0 || echo 1)" \
+	"with room again, the next start rolls back from the journal it had: $from, idle, no journal"
+down
+S=$S0
+sed -i "s|^state_dir = .*|state_dir = \"$S\";|" "$D/topod.conf"
+cp -a "$T/state" "$S/state"
+umount "$T"
 
 echo "# t-faults: $(($(date +%s) - t_start)) s"
 echo "1..$n"

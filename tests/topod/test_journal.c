@@ -163,6 +163,41 @@ int main(void)
 	tap_eq(tj_job_read(dir, &back, &line), -EBADMSG,
 	       "a journal without a state is refused");
 
+	/* an unreadable journal set aside, twice in the same second: the
+	 * second does not write over the first */
+	{
+		char n1[64], n2[64], path[256], buf[64] = "";
+		FILE *f;
+
+		put("job", "garbage one\n");
+		tap_eq(tj_job_set_aside(dir, n1, sizeof(n1)), 0,
+		       "an unreadable journal set aside");
+		tap_ok(!strncmp(n1, "job.corrupt-", 12) && strlen(n1) == 28 &&
+		       n1[20] == 'T' && n1[27] == 'Z',
+		       "named job.corrupt-YYYYMMDDTHHMMSSZ (%s)", n1);
+		tap_eq(tj_job_read(dir, &back, NULL), -ENOENT,
+		       "no journal left in its place");
+		put("job", "garbage two\n");
+		tap_ok(tj_job_set_aside(dir, n2, sizeof(n2)) == 0 &&
+		       strcmp(n1, n2), "a second one gets a name of its own "
+		       "(%s)", n2);
+		snprintf(path, sizeof(path), "%s/%s", dir, n1);
+		f = fopen(path, "r");
+		if (f) {
+			if (!fgets(buf, sizeof(buf), f))
+				buf[0] = '\0';
+			fclose(f);
+		}
+		tap_streq(buf, "garbage one\n", "the first kept as it was");
+		tap_eq(tj_job_set_aside(dir, n2, sizeof(n2)), -ENOENT,
+		       "no journal: -ENOENT");
+		snprintf(path, sizeof(path), "%s/%s", dir, n1);
+		unlink(path);
+		snprintf(path, sizeof(path), "%s/%s", dir, n2);
+		unlink(path);
+		put("job", "version=1\nphase=bmc\nend=1\n");
+	}
+
 	tap_eq(tj_job_remove(dir), 0, "journal removed");
 	tap_eq(tj_job_read(dir, &back, NULL), -ENOENT, "and gone");
 	tap_eq(tj_job_remove(dir), 0, "removing it again is fine");
