@@ -18,9 +18,8 @@ static void unit_prop(sd_bus *bus, const char *iface, const char *name,
 	sd_bus_error e = SD_BUS_ERROR_NULL;
 	sd_bus_message *reply = NULL;
 	const char *s = NULL;
-	uint64_t t = 0;
 	int32_t i = 0;
-	int b = 0, r;
+	int r;
 
 	buf[0] = '\0';
 	r = sd_bus_call_method(bus, TOPOD_SYSTEMD_NAME, TOPOD_UNIT_PATH,
@@ -29,12 +28,6 @@ static void unit_prop(sd_bus *bus, const char *iface, const char *name,
 	if (r >= 0 && !strcmp(name, "ExecMainStatus")) {
 		if (sd_bus_message_read(reply, "v", "i", &i) >= 0)
 			snprintf(buf, len, "%d", (int)i);
-	} else if (r >= 0 && !strcmp(name, "ConditionResult")) {
-		if (sd_bus_message_read(reply, "v", "b", &b) >= 0)
-			snprintf(buf, len, "%s", b ? "yes" : "no");
-	} else if (r >= 0 && !strcmp(name, "ConditionTimestampMonotonic")) {
-		if (sd_bus_message_read(reply, "v", "t", &t) >= 0)
-			snprintf(buf, len, "%" PRIu64, t);
 	} else if (r >= 0 && sd_bus_message_read(reply, "v", "s", &s) >= 0) {
 		snprintf(buf, len, "%s", s);
 	}
@@ -45,27 +38,20 @@ static void unit_prop(sd_bus *bus, const char *iface, const char *name,
 /*
  * topod has no bus name: say why, from what systemd knows of its unit (its
  * properties are readable by anyone). A node whose topod.conf names no
- * platform is not an error of topod's: its unit's ExecCondition skipped it,
+ * platform is not an error of topod's: its unit's ExecCondition skips it,
  * and "systemctl start topod" would only skip it again, so the message says
- * what to configure instead. A skip leaves ConditionResult false, with the
- * time it was checked (a unit never started has no such time), on every
- * systemd since 248; Result says "exec-condition" on 252 (Debian 12) but
- * "success" on 257 (Debian 13), so Result alone is not enough.
+ * what to configure instead. Whether it would be skipped is asked of the
+ * condition itself (unit_condition.c), not of what systemd remembers.
  */
 static void topod_not_running(struct ctx *c, sd_bus *bus)
 {
-	char active[32], result[32], status[16], cond[8], when[24];
+	char active[32], result[32], status[16];
 
 	unit_prop(bus, TOPOD_UNIT_IFACE, "ActiveState", active, sizeof(active));
-	unit_prop(bus, TOPOD_UNIT_IFACE, "ConditionResult", cond, sizeof(cond));
-	unit_prop(bus, TOPOD_UNIT_IFACE, "ConditionTimestampMonotonic", when,
-		  sizeof(when));
 	unit_prop(bus, TOPOD_SERVICE_IFACE, "Result", result, sizeof(result));
 	unit_prop(bus, TOPOD_SERVICE_IFACE, "ExecMainStatus", status,
 		  sizeof(status));
-	if (!strcmp(active, "inactive") &&
-	    ((!strcmp(cond, "no") && strtoull(when, NULL, 10)) ||
-	     !strcmp(result, "exec-condition")))
+	if (!strcmp(active, "inactive") && topod_unit_would_skip(bus) == 1)
 		fputs("topoctl: topod is not running: this node is not "
 		      "configured for switching (/etc/pcitopo/topod.conf names "
 		      "no platform: topod.conf(5), topod --check)\n", c->err);

@@ -20,6 +20,9 @@ int do_status(struct ctx *c, int argc, char **argv);
  * topod is there; prints the reason and returns 1 otherwise. Called before
  * any other sd_bus_* function. */
 int topod_connect(struct ctx *c, sd_bus **bus);
+/* 1 if systemd would skip topod.service now (its ExecCondition says this
+ * node is not configured), 0 if not, -errno if that cannot be asked */
+int topod_unit_would_skip(sd_bus *bus);
 /* Print a D-Bus error of a topod call in words; returns 1. */
 int topod_error(struct ctx *c, const char *what, const sd_bus_error *e,
 		int r);
