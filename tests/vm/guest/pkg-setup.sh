@@ -15,7 +15,7 @@
 #   - no /usr/sbin/policy-rc.d (the host's, a docker image's, denies every
 #     invoke-rc.d/deb-systemd-invoke action);
 #   - /etc/apt/apt.conf.d/99pcitopo-test-offline: no repository (offline);
-#     man-db/auto-update false;
+#     man-db/auto-update false (its flag file removed);
 #   - no pcitopo file anywhere: the host has no pcitopo package installed
 #     and `make install` is not run (checked: the test fails otherwise).
 set -euo pipefail
@@ -40,7 +40,11 @@ cat >/etc/apt/apt.conf.d/99pcitopo-test-offline <<'EOC'
 Dir::Etc::SourceList "/etc/apt/pcitopo-test-offline.list";
 Dir::Etc::SourceParts "/etc/apt/pcitopo-test-offline.d";
 EOC
+# man-db's trigger reads a flag file, not debconf (man-db.postinst's
+# run_mandb): without the file it builds no index (under TCG, mandb over
+# a release root's pages took minutes at each install, upgrade and purge)
 echo 'man-db man-db/auto-update boolean false' | debconf-set-selections
+rm -f /var/lib/man-db/auto-update
 # shellcheck source=standins.sh
 . "$root/tests/vm/guest/standins.sh"
 pt_standin_conf
