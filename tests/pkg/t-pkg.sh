@@ -475,6 +475,7 @@ r=$(g 600 "$seed"'
 	echo "mod=$(cat /sys/module/pcitopo/version 2>&1)"
 	echo "enabled=$(systemctl is-enabled topod.service pcitopo-boot.service pcitopo-metrics.timer | tr "\n" " ")"
 	echo "unconf=$(systemctl is-active topod.service)"
+	echo "pskip=$(grep -c "^pcitopo: topod skipped: /etc/pcitopo/topod.conf names no platform" /tmp/apt.log)"
 	echo "group=$(getent group pcitopo | cut -d: -f1)"
 	# the shipped topod.conf (no platform), as a boot meets it: the enabled
 	# unit started (multi-user.target wants it), then a D-Bus activation of
@@ -494,7 +495,8 @@ r=$(g 600 "$seed"'
 	echo "actran=$([ "$(cpid)" -gt "$p0" ] && echo yes || echo no)"
 	settled topod.service
 	# (Result is exec-condition on 252, success on 257: the journal's skips
-	# are what both show; two here, the start and the activation)
+	# are what both show; three here: the postinst'"'"'s start, this one and
+	# the activation)
 	echo "uunit=$(systemctl is-failed topod.service) $(systemctl show -P NRestarts topod.service) skipped $(cpid)"
 	echo "failed=$(systemctl list-units --state=failed --no-legend --plain | awk "{print \$1}" | tr "\n" " ")"
 	echo "system=$(systemctl is-system-running)"
@@ -556,8 +558,9 @@ ok "$(is "$(get enabled)" "enabled enabled disabled ")" \
 	"topod and pcitopo-boot enabled, the metrics timer left to the operator" "$(get enabled)"
 ok "$(is "$(get unconf) $(get group)" "inactive pcitopo")" \
 	"topod not started while topod.conf names no platform; group pcitopo created"
+ok "$(is "$(get pskip)" 1)" "the postinst says once why topod is skipped (topod.conf names no platform)" "$(get pskip)"
 echo "# D-Bus activation of org.pcitopo.Topod there (busctl): $(get activation)"
-ok "$(is "$(get ustart) $(get usettled) $(get actran) $(get uunit)" "0 0 yes inactive 0 skipped 2")" \
+ok "$(is "$(get ustart) $(get usettled) $(get actran) $(get uunit)" "0 0 yes inactive 0 skipped 3")" \
 	"unconfigured node, as at boot and after a D-Bus activation: topod.service skipped (ExecCondition), not failed, never restarted" \
 	"$(grep -E '^(ustart|usettled|actran|uunit|activation)=' <<<"$r")"
 ok "$([[ " $(get failed) " != *" topod.service "* && " $(get failed) " != *" pcitopo"* ]] && echo 0 || echo 1)" \
