@@ -104,6 +104,13 @@ void bmc_check(const struct bmc_conf *c,
 	c->ops->check(c->priv.data, bad);
 }
 
+void bmc_check_remote(const struct bmc_conf *c, const struct pt_platform *p,
+		      void (*bad)(const char *what, const char *why))
+{
+	if (c->ops->check_bmc)
+		c->ops->check_bmc(c->priv.data, p, bad);
+}
+
 int bmc_open(const struct bmc_conf *c, const struct pt_platform *p,
 	     struct bmc **out, char *err, size_t len)
 {

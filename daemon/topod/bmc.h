@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * topod: the BMC, behind a table of operations (bmc_backend.h), one
- * backend per transport, IPMI's the only one yet (bmc_ipmi.c). What is
+ * backend per transport: IPMI's (bmc_ipmi.c), Redfish's (bmc_redfish.c). What is
  * above it (job.c, plan.c, bus.c, config.c, check.c, topod.c) asks for a
  * status, a Select, a power cycle and a description, and knows no
  * transport's types.
@@ -62,6 +62,13 @@ void bmc_describe(const struct bmc_conf *c, char *buf, size_t len);
  * device), a line on stdout, each problem to bad(); contacts nothing. */
 void bmc_check(const struct bmc_conf *c,
 	       void (*bad)(const char *what, const char *why));
+
+/* topod --check, a platform that passed bmc_check_platform(): what the
+ * BMC itself has of what p names (Redfish: the AttributeRegistry's
+ * attribute and values), each problem to bad(); contacts the BMC where
+ * its backend can ask (nothing for IPMI) */
+void bmc_check_remote(const struct bmc_conf *c, const struct pt_platform *p,
+		      void (*bad)(const char *what, const char *why));
 
 int bmc_open(const struct bmc_conf *c, const struct pt_platform *p,
 	     struct bmc **out, char *err, size_t len);

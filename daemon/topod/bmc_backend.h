@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * topod: what a BMC backend gives bmc.c, as the kernel's file_operations:
- * one table per transport, in one file (bmc_ipmi.c), listed in
+ * one table per transport, in one file (bmc_ipmi.c, bmc_redfish.c), listed in
  * bmc_backends.c; bmc.c calls it and names none.
  *
  * A new transport is its backend here, its section of the platform parser
@@ -37,6 +37,11 @@ struct bmc_ops {
 	void (*describe)(const void *conf, char *buf, size_t len);
 	void (*check)(const void *conf,
 		      void (*bad)(const char *what, const char *why));
+	/* topod --check's look at the BMC itself, for platform p (what it
+	 * has of what p names, each problem to bad()); NULL: none (IPMI's
+	 * OEM requests cannot be asked about) */
+	void (*check_bmc)(const void *conf, const struct pt_platform *p,
+			  void (*bad)(const char *what, const char *why));
 	/* a session to the BMC of conf, for platform p */
 	int (*open)(const void *conf, const struct pt_platform *p,
 		    void **session, char *err, size_t len);

@@ -3,8 +3,10 @@
  * topod: `topod --check`, for an operator who has just written topod.conf,
  * a platform file for a new server model or the BMC's credentials: read
  * each as topod would at start and say what is wrong, naming file and
- * line, before the service is (re)started. Nothing is contacted or written:
- * no bus name, no module, no BMC, no state directory.
+ * line, before the service is (re)started. Nothing is written: no bus
+ * name, no module, no state directory; the BMC is contacted only where
+ * its backend can say whether it has what the platform names (Redfish's
+ * AttributeRegistry; bmc_check_remote()), never changed.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -120,6 +122,9 @@ int topod_check(const char *config)
 			       "(check_dmi = false)");
 	}
 	bmc_check(&cfg.bmc, bad);
+	if (bmc_check_platform(&cfg.bmc, &plat, err, sizeof(err)) == 0 &&
+	    plat.transport)
+		bmc_check_remote(&cfg.bmc, &plat, bad);
 	printf("state:    %s\n", cfg.state_dir);
 	if (!cfg.nfd_dir[0])
 		printf("labels:   off (nfd_features_dir = \"\")\n");
