@@ -23,8 +23,9 @@ Errors carry @Message.ExtendedInfo, as Redfish's Base registry words them.
 Fault knobs, for the tests (POST /_sim/fault, JSON, no authentication; the
 listener is loopback only): {"etag_race": 1} the next PATCH finds the
 Settings changed by another client (412); {"busy": N} the next N requests
-are answered 503 as by a BMC resetting; {"reset_busy": N} a reset is
-followed by N answers 503. GET /_sim/log: one line per session created
+for the system (/redfish/v1/Systems/...) are answered 503 as by a BMC
+whose host is resetting; {"reset_busy": N} a reset is followed by N such
+answers. GET /_sim/log: one line per session created
 or deleted, per PATCH and reset (also --log FILE).
 
 --state FILE writes "current=CODE" (the layout code of the topology
@@ -178,7 +179,9 @@ class Handler(BaseHTTPRequestHandler):
         if path.startswith("/_sim/"):
             return self.sim(st, method, path)
         with st.lock:
-            if st.busy > 0 and path != "/redfish/v1":
+            # the system's resources, not the service's: its sessions
+            # and TaskMonitors answer while the host resets
+            if st.busy > 0 and path.startswith("/redfish/v1/Systems"):
                 st.busy -= 1
                 if method != "GET" and self.headers.get("Content-Length"):
                     self.rfile.read(int(self.headers["Content-Length"]))
