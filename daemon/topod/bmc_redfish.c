@@ -629,7 +629,7 @@ static int get_bios(struct rf *s, json_object **bios, char *settings,
 	const char *so;
 	int r;
 
-	snprintf(path, sizeof(path), "/redfish/v1/Systems/%s/Bios", rf->system);
+	snprintf(path, sizeof(path), "/redfish/v1/Systems/%.128s/Bios", rf->system);
 	r = rf_get(s, path, bios, err, len);
 	if (r)
 		return r;
@@ -826,7 +826,7 @@ static int rf_power_cycle(void *session, char *err, size_t len)
 	const char *t;
 	int r;
 
-	snprintf(path, sizeof(path), "/redfish/v1/Systems/%s", rf->system);
+	snprintf(path, sizeof(path), "/redfish/v1/Systems/%.128s", rf->system);
 	r = rf_get(s, path, &sys, err, len);
 	if (r)
 		return r;
@@ -836,7 +836,7 @@ static int rf_power_cycle(void *session, char *err, size_t len)
 	json_object_put(sys);
 	if (!target[0])
 		snprintf(target, sizeof(target),
-			 "/redfish/v1/Systems/%s/Actions/ComputerSystem.Reset",
+			 "/redfish/v1/Systems/%.128s/Actions/ComputerSystem.Reset",
 			 rf->system);
 	snprintf(body, sizeof(body), "{\"ResetType\":\"%s\"}", rf->reset_type);
 	r = rf_http(s, "POST", target, body, err, len);
