@@ -111,6 +111,18 @@ void bmc_check_remote(const struct bmc_conf *c, const struct pt_platform *p,
 		c->ops->check_bmc(c->priv.data, p, bad);
 }
 
+int bmc_discover(const struct bmc_conf *c, const char *system,
+		 const char *attribute, FILE *out, char *err, size_t len)
+{
+	if (!c->ops->discover) {
+		snprintf(err, len, "the BMC's transport (%s) has no settings to "
+			 "discover: its requests are the vendor's", c->ops->kinds[0]);
+		return -EOPNOTSUPP;
+	}
+	return c->ops->discover(c->priv.data, system, attribute, out, err,
+				len);
+}
+
 int bmc_open(const struct bmc_conf *c, const struct pt_platform *p,
 	     struct bmc **out, char *err, size_t len)
 {

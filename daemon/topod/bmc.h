@@ -30,6 +30,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "platform.h"
 
@@ -69,6 +70,13 @@ void bmc_check(const struct bmc_conf *c,
  * its backend can ask (nothing for IPMI) */
 void bmc_check_remote(const struct bmc_conf *c, const struct pt_platform *p,
 		      void (*bad)(const char *what, const char *why));
+
+/* topod --discover-redfish: what the BMC has that may be the layout (the
+ * settings whose names or descriptions mention the PCIe topology, or
+ * attribute), and a platform file's part, on out; -EOPNOTSUPP for a
+ * backend that cannot say */
+int bmc_discover(const struct bmc_conf *c, const char *system,
+		 const char *attribute, FILE *out, char *err, size_t len);
 
 int bmc_open(const struct bmc_conf *c, const struct pt_platform *p,
 	     struct bmc **out, char *err, size_t len);

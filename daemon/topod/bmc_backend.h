@@ -19,6 +19,8 @@
 #ifndef PCITOPO_TOPOD_BMC_BACKEND_H
 #define PCITOPO_TOPOD_BMC_BACKEND_H
 
+#include <stdio.h>
+
 #include <libconfig.h>
 
 #include "bmc.h"
@@ -42,6 +44,11 @@ struct bmc_ops {
 	 * OEM requests cannot be asked about) */
 	void (*check_bmc)(const void *conf, const struct pt_platform *p,
 			  void (*bad)(const char *what, const char *why));
+	/* topod --discover-redfish: the BMC's settings that may be the
+	 * layout, and a platform file's part for one, on out; NULL: none */
+	int (*discover)(const void *conf, const char *system,
+			const char *attribute, FILE *out, char *err,
+			size_t len);
 	/* a session to the BMC of conf, for platform p */
 	int (*open)(const void *conf, const struct pt_platform *p,
 		    void **session, char *err, size_t len);

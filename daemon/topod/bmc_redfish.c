@@ -77,6 +77,7 @@ struct rf {
 	char xtoken[256];
 	char if_match[256];		/* for the next request only */
 	char curl_err[CURL_ERROR_SIZE];
+	CURLcode cc;			/* the last request's */
 };
 
 static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
@@ -376,7 +377,7 @@ static int rf_http(struct rf *s, const char *method, const char *path,
 		s->if_match[0] = '\0';
 	}
 	curl_easy_setopt(s->curl, CURLOPT_HTTPHEADER, h);
-	cc = curl_easy_perform(s->curl);
+	cc = s->cc = curl_easy_perform(s->curl);
 	/* the token's copy in h is gone with it */
 	explicit_bzero(auth, sizeof(auth));
 	curl_slist_free_all(h);
@@ -747,6 +748,21 @@ static int follow_task(struct rf *s, const char *what, unsigned int ms,
 	}
 }
 
+/* A change (PATCH, an action) whose connection failed: refused before it
+ * went out only if it never connected (-EAGAIN, sent again); once the
+ * request may have reached the BMC it may have acted (-ETIMEDOUT: the
+ * status says) */
+static int change_lost(struct rf *s, int r, const char *what, char *err,
+		       size_t len)
+{
+	if (r != -EAGAIN || s->cc == CURLE_COULDNT_CONNECT)
+		return r;
+	snprintf(err, len, "%s: the connection failed after the request went "
+		 "out (%s): it may have been acted on", what,
+		 s->curl_err[0] ? s->curl_err : curl_easy_strerror(s->cc));
+	return -ETIMEDOUT;
+}
+
 static int rf_select(void *session, const struct pt_platform *p,
 		     enum pcitopo_layout l, int *sent, char *err, size_t len)
 {
@@ -786,6 +802,7 @@ static int rf_select(void *session, const struct pt_platform *p,
 	json_object_put(req);
 	snprintf(what, sizeof(what), "select %s (PATCH %s %s=%s)",
 		 ptc_layout_name(l), settings, rf->attribute, rf->value[l]);
+	r = change_lost(s, r, what, err, len);
 	if (r == -ETIMEDOUT) {
 		*sent = 1;	/* it may have been applied: the status says */
 		return r;
@@ -839,9 +856,10 @@ static int rf_power_cycle(void *session, char *err, size_t len)
 			 "/redfish/v1/Systems/%.128s/Actions/ComputerSystem.Reset",
 			 rf->system);
 	snprintf(body, sizeof(body), "{\"ResetType\":\"%s\"}", rf->reset_type);
-	r = rf_http(s, "POST", target, body, err, len);
+	r = change_lost(s, rf_http(s, "POST", target, body, err, len),
+			"ComputerSystem.Reset", err, len);
 	if (r)
-		return r;	/* -EAGAIN refused (resent), -ETIMEDOUT as is */
+		return r;	/* -EAGAIN never connected (resent) */
 	if (s->code == 202)
 		return follow_task(s, "ComputerSystem.Reset",
 				   s->p->power_cycle_ms, err, len);
@@ -1059,6 +1077,175 @@ out:
 	rf_close(session);
 }
 
+/* --- topod --discover-redfish ------------------------------------------ */
+
+/* what an attribute about the GPUs' PCIe topology may be called */
+static const char *const topo_words[] = {
+	"topolog", "pcie", "switch", "gpu", "root", "cascade", "balance",
+	"bifurcat", NULL,
+};
+
+static bool mentions_topology(json_object *e)
+{
+	const char *f[3] = {
+		jstr(e, "AttributeName", NULL), jstr(e, "DisplayName", NULL),
+		jstr(e, "HelpText", NULL),
+	};
+
+	for (int i = 0; i < 3; i++)
+		for (const char *const *w = topo_words; f[i] && *w; w++)
+			if (strcasestr(f[i], *w))
+				return true;
+	return false;
+}
+
+/* the layout a value's name suggests, UNKNOWN if none */
+static enum pcitopo_layout guess_layout(const char *v)
+{
+	static const struct { const char *w; enum pcitopo_layout l; } g[] = {
+		{ "balanc", PCITOPO_LAYOUT_BALANCE },
+		{ "common", PCITOPO_LAYOUT_COMMON },
+		{ "cascad", PCITOPO_LAYOUT_CASCADE },
+	};
+
+	for (size_t i = 0; i < sizeof(g) / sizeof(g[0]); i++)
+		if (strcasestr(v, g[i].w))
+			return g[i].l;
+	return PCITOPO_LAYOUT_UNKNOWN;
+}
+
+/* how many of an entry's values guess_layout() names */
+static unsigned int layouts_named(json_object *e)
+{
+	json_object *v = jget(e, "Value");
+	unsigned int n = 0;
+
+	for (size_t i = 0; v && i < json_object_array_length(v); i++) {
+		const char *val = jstr(json_object_array_get_idx(v, i),
+				       "ValueName", NULL);
+
+		n += val && guess_layout(val) != PCITOPO_LAYOUT_UNKNOWN;
+	}
+	return n;
+}
+
+static void skeleton(FILE *out, const char *system, json_object *e)
+{
+	const char *name = jstr(e, "AttributeName", NULL);
+	json_object *v = jget(e, "Value");
+	bool used[__PCITOPO_LAYOUT_MAX] = { false };
+
+	fprintf(out, "\n# A platform file's Redfish part for %s (pcitopo-platform(5)): check\n"
+		"# each value against the vendor's description of it, and fill in name,\n"
+		"# match, method, moves and budgets as platforms/template.conf says.\n"
+		"transport = \"redfish\";\napply = \"power-cycle\";\n"
+		"redfish = { system = \"%s\"; reset_type = \"PowerCycle\"; };\n"
+		"layouts = {\n", name, system);
+	for (size_t i = 0; v && i < json_object_array_length(v); i++) {
+		const char *val = jstr(json_object_array_get_idx(v, i),
+				       "ValueName", NULL);
+		enum pcitopo_layout l;
+
+		if (!val)
+			continue;
+		l = guess_layout(val);
+		if (l == PCITOPO_LAYOUT_UNKNOWN || used[l]) {
+			fprintf(out, "\t# \"%s\": which layout (balance, common, "
+				"cascade), if any?\n", val);
+			continue;
+		}
+		used[l] = true;
+		fprintf(out, "\t%-7s = { gpus = 8; bios_attribute = \"%s\"; "
+			"value = \"%s\"; };\t# gpus: as many as the host sees "
+			"then\n", ptc_layout_name(l), name, val);
+	}
+	fprintf(out, "};\n");
+}
+
+static int rf_discover(const void *conf, const char *system,
+		       const char *attribute, FILE *out, char *err, size_t len)
+{
+	struct pt_platform *p = calloc(1, sizeof(*p));
+	struct pt_plat_redfish *rf;
+	json_object *bios = NULL, *reg = NULL, *attrs, *chosen = NULL;
+	char settings[RF_PATH_MAX], vals[512];
+	const char *regname;
+	unsigned int found = 0;
+	void *session = NULL;
+	int r;
+
+	if (!p)
+		return -ENOMEM;
+	/* a platform of nothing but the system's Id, for get_bios() */
+	rf = (struct pt_plat_redfish *)(void *)p->bmc.data;
+	snprintf(rf->system, sizeof(rf->system), "%s", system);
+	r = rf_open(conf, p, &session, err, len);
+	if (r)
+		goto out;
+	r = get_bios(session, &bios, settings, sizeof(settings), err, len);
+	if (r)
+		goto out;
+	regname = jstr(bios, "AttributeRegistry", NULL);
+	if (!regname) {
+		snprintf(err, len, "Systems/%s/Bios names no AttributeRegistry",
+			 system);
+		r = -ENOENT;
+		goto out;
+	}
+	r = get_registry(session, regname, &reg, &attrs, err, len);
+	if (r)
+		goto out;
+	fprintf(out, "Redfish %s, Systems/%s/Bios%s, AttributeRegistry %s: "
+		"%zu attributes; about the PCIe topology (%s", ((struct rf *)
+		session)->c->url, system, settings[0] ? "" : " (read-only: no "
+		"Settings)", regname, json_object_array_length(attrs),
+		topo_words[0]);
+	for (const char *const *w = topo_words + 1; *w; w++)
+		fprintf(out, ", %s", *w);
+	fprintf(out, "):\n");
+	for (size_t i = 0; i < json_object_array_length(attrs); i++) {
+		json_object *e = json_object_array_get_idx(attrs, i);
+		const char *name = jstr(e, "AttributeName", NULL);
+		const char *cur;
+
+		if (!name || (attribute ? strcmp(name, attribute) :
+			      !mentions_topology(e)))
+			continue;
+		found++;
+		/* the skeleton's: the one whose values name most layouts */
+		if (!chosen || layouts_named(e) > layouts_named(chosen))
+			chosen = e;
+		cur = jstr(bios, "Attributes", name, NULL);
+		entry_values(e, vals, sizeof(vals));
+		fprintf(out, "\n%s (\"%s\"), %s%s: %s now; allowed: %s\n    %s\n",
+			name, jstr(e, "DisplayName", NULL) ?: "",
+			jstr(e, "Type", NULL) ?: "?",
+			json_object_get_boolean(jget(e, "ReadOnly")) ?
+			", read-only" : "", cur ? cur : "(absent)",
+			vals[0] ? vals : "(not an enumeration)",
+			jstr(e, "HelpText", NULL) ?: "");
+	}
+	if (!found) {
+		snprintf(err, len, attribute ? "the AttributeRegistry has no "
+			 "attribute %s" : "no attribute of the AttributeRegistry "
+			 "mentions the PCIe topology", attribute);
+		r = -ENOENT;
+		goto out;
+	}
+	if (found > 1)
+		fprintf(out, "\n%u attributes; below the part for %s, whose "
+			"values name the most layouts (--attribute NAME for "
+			"another)\n", found, jstr(chosen, "AttributeName", NULL));
+	skeleton(out, system, chosen);
+out:
+	json_object_put(reg);
+	json_object_put(bios);
+	if (session)
+		rf_close(session);
+	free(p);
+	return r;
+}
+
 static const char *const rf_kinds[] = { "redfish", NULL };
 
 const struct bmc_ops bmc_redfish = {
@@ -1068,6 +1255,7 @@ const struct bmc_ops bmc_redfish = {
 	.describe = rf_describe,
 	.check = rf_check,
 	.check_bmc = rf_check_bmc,
+	.discover = rf_discover,
 	.open = rf_open,
 	.close = rf_close,
 	.name = rf_name,

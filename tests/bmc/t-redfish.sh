@@ -7,7 +7,9 @@
 # topod --check (a session created and deleted, TLS refused with the wrong
 # CA and accepted with the right one, tls_verify = false said, HTTP Basic
 # without a SessionService, the AttributeRegistry naming what it has for
-# an attribute or a value it does not); then topod with the stand-in
+# an attribute or a value it does not); --discover-redfish, and a
+# platform file from its skeleton that --check accepts; then topod with
+# the stand-in
 # hardware (tests/topod/topod-host.sh) and topoctl: a layout made pending
 # through Bios/Settings, a stale ETag refused with the BMC's words, 503s
 # waited out, the power cycle through ComputerSystem.Reset and its
@@ -142,6 +144,31 @@ conf "$D/dup-topod.conf" "$D/dup.conf" "ca_file = \"$D/tls/ca.pem\";"
 out=$("$TOPOD_PLAIN" --check --config "$D/dup-topod.conf" 2>&1); rc=$?
 ok "$([[ $rc == 1 && $out == *"have the same value \"Balance\""* ]] && echo 0 || echo 1)" \
 	"a platform file giving two layouts one value is refused" "$out"
+
+# --- topod --discover-redfish: what may be the layout, and a platform file
+# from it that --check accepts
+printf 'bmc = { transport = "redfish"; url = "%s"; creds = "%s"; ca_file = "%s"; };\n' \
+	"$URL" "$D/creds" "$D/tls/ca.pem" >"$D/discover.conf"
+out=$("$TOPOD_PLAIN" --discover-redfish --config "$D/discover.conf" 2>&1); rc=$?
+echo "$out" | sed 's/^/# /'
+ok "$([[ $rc == 0 && $out == *'PCIeTopology ("GPU PCIe Topology"), Enumeration: Balance now; allowed: Balance, Common, Cascade'* &&
+	$out == *'SriovGlobalEnable ("SR-IOV")'* && $out != *BootMode* && $out != *ProcTurboMode* &&
+	$out == *"below the part for PCIeTopology"* ]] && echo 0 || echo 1)" \
+	"--discover-redfish (a config with only the bmc group): the attributes that mention the topology (PCIe, root), current and allowed values; not the others"
+# the skeleton, with the rest of a platform file (name, match, method, moves,
+# budgets) from the example, is a file --check accepts against this BMC
+{
+	sed '/^transport =/,$d; /^apply =/d' "$PLAT"
+	sed -n '/^transport =/,/^};/p' <<<"$out"
+	sed -n '/^# GPU4-7/,$p' "$PLAT"
+} >"$D/discovered.conf"
+conf "$D/discovered-topod.conf" "$D/discovered.conf" "ca_file = \"$D/tls/ca.pem\";"
+chk=$("$TOPOD_PLAIN" --check --config "$D/discovered-topod.conf" 2>&1); rc=$?
+ok "$([[ $rc == 0 && $chk == *"layouts:  balance (8 GPUs), common (8 GPUs), cascade (8 GPUs)"* ]] && echo 0 || echo 1)" \
+	"the skeleton --discover-redfish printed makes a platform file topod --check accepts" "$chk"
+out=$("$TOPOD_PLAIN" --discover-redfish --config "$D/discover.conf" --attribute NoSuch 2>&1); rc=$?
+ok "$([[ $rc == 1 && $out == *"the AttributeRegistry has no attribute NoSuch"* ]] && echo 0 || echo 1)" \
+	"--discover-redfish --attribute NAME the BMC does not have: refused, named" "$out"
 
 # no SessionService: HTTP Basic
 sim_start basic --no-sessions
