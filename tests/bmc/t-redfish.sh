@@ -5,7 +5,8 @@
 # (bmcsim/redfish-bmc.py), on 127.0.0.1 only, TAP: a test CA and the
 # BMC's certificate made here by openssl (another CA for the wrong one);
 # topod --check (a session created and deleted, TLS refused with the wrong
-# CA and accepted with the right one, tls_verify = false said, HTTP Basic
+# CA and accepted with the right one, a pinned key (right, wrong, with a
+# CA), tls_verify = false said, HTTP Basic
 # without a SessionService, the AttributeRegistry naming what it has for
 # an attribute or a value it does not); --discover-redfish, and a
 # platform file from its skeleton that --check accepts; then topod with
@@ -117,6 +118,22 @@ conf "$D/sysca.conf" "$PLAT" ""
 out=$("$TOPOD_PLAIN" --check --config "$D/sysca.conf" 2>&1); rc=$?
 ok "$([[ $rc == 1 && $out == *"refused"*"the system's CAs"* ]] && echo 0 || echo 1)" \
 	"no ca_file: the system's CAs, which do not have the test CA: refused" "$out"
+# a pinned key: the BMC's (sha256 of its public key, as curl pins it)
+# verifies it without a CA; another key is refused
+pin() { openssl pkey -in "$1" -pubout -outform DER 2>/dev/null |
+	openssl dgst -sha256 -binary | base64; }
+conf "$D/pin.conf" "$PLAT" "pinned_key = \"sha256//$(pin "$D/tls/bmc.key")\";"
+out=$("$TOPOD_PLAIN" --check --config "$D/pin.conf" 2>&1); rc=$?
+ok "$([[ $rc == 0 && $out == *"TLS verified by the pinned key"* && $out == *"Balance now"* ]] && echo 0 || echo 1)" \
+	"pinned_key, the BMC's: verified by the pin alone, no CA needed" "$out"
+conf "$D/wrongpin.conf" "$PLAT" "pinned_key = \"sha256//$(pin "$D/tls/other.key")\";"
+out=$("$TOPOD_PLAIN" --check --config "$D/wrongpin.conf" 2>&1); rc=$?
+ok "$([[ $rc == 1 && $out == *"TLS with $URL refused"*"pinned"* ]] && echo 0 || echo 1)" \
+	"pinned_key of another key: refused" "$out"
+conf "$D/pinca.conf" "$PLAT" "ca_file = \"$D/tls/other.pem\"; pinned_key = \"sha256//$(pin "$D/tls/bmc.key")\";"
+out=$("$TOPOD_PLAIN" --check --config "$D/pinca.conf" 2>&1); rc=$?
+ok "$([[ $rc == 1 && $out == *"refused"*"against ca_file, key pinned"* ]] && echo 0 || echo 1)" \
+	"pinned_key with a ca_file that did not sign the certificate: both must hold, refused" "$out"
 conf "$D/noverify.conf" "$PLAT" "tls_verify = false;"
 out=$("$TOPOD_PLAIN" --check --config "$D/noverify.conf" 2>&1); rc=$?
 ok "$([[ $rc == 0 && $out == *"tls_verify = false: the BMC's certificate is NOT verified"* &&
