@@ -25,8 +25,9 @@ listener is loopback only): {"etag_race": 1} the next PATCH finds the
 Settings changed by another client (412); {"busy": N} the next N requests
 for the system (/redfish/v1/Systems/...) are answered 503 as by a BMC
 whose host is resetting; {"reset_busy": N} a reset is followed by N such
-answers. GET /_sim/log: one line per session created
-or deleted, per PATCH and reset (also --log FILE).
+answers; {"expire_after": N} after N more requests with a session's
+token, every session is dropped (401 for their tokens). GET /_sim/log: one line per session created,
+deleted or expired, per PATCH and reset (also --log FILE).
 
 --state FILE writes "current=CODE" (the layout code of the topology
 attribute's value in effect, tests/topod's stand-in reads it), at start
@@ -95,6 +96,7 @@ class State:
         self.busy = 0
         self.reset_busy = 0
         self.etag_race = 0
+        self.expire_after = 0
         self.log = []
         self.write_state()
 
@@ -158,6 +160,13 @@ class Handler(BaseHTTPRequestHandler):
     def authed(self, st):
         tok = self.headers.get("X-Auth-Token")
         if tok and tok in st.sessions:
+            if st.expire_after > 0:
+                st.expire_after -= 1
+                if st.expire_after == 0:
+                    # a BMC dropping its sessions (timed out, or reset)
+                    for sid in sorted(st.sessions.values()):
+                        st.note("session %d expired" % sid)
+                    st.sessions.clear()
             return True
         auth = self.headers.get("Authorization", "")
         if st.a.no_sessions and auth.startswith("Basic "):
@@ -197,7 +206,7 @@ class Handler(BaseHTTPRequestHandler):
         if path == "/_sim/fault" and method == "POST":
             b = self.body() or {}
             with st.lock:
-                for k in ("etag_race", "busy", "reset_busy"):
+                for k in ("etag_race", "busy", "reset_busy", "expire_after"):
                     if k in b:
                         setattr(st, k, int(b[k]))
             return self.reply(204)

@@ -438,11 +438,40 @@ static int rf_bad_answer(struct rf *s, const char *what, char *err,
 	return -EREMOTEIO;
 }
 
+static int rf_login(struct rf *s, char *err, size_t len);
+
+/*
+ * An authenticated request: rf_http(), and where the BMC answers 401 to a
+ * session's token (it expired: BMCs drop idle sessions after minutes, a
+ * power cycle's wait is longer), a new session and the request once more
+ * (a 401 is a refusal: nothing was done).
+ */
+static int rf_call(struct rf *s, const char *method, const char *path,
+		   const char *body, char *err, size_t len)
+{
+	char if_match[sizeof(s->if_match)];
+	int r;
+
+	memcpy(if_match, s->if_match, sizeof(if_match));
+	r = rf_http(s, method, path, body, err, len);
+	if (r || s->code != 401 || !s->token[0])
+		return r;
+	tlog(LOG_NOTICE, "BMC %s: %s %s: 401, the session is gone; a new one",
+	     s->name, method, path);
+	explicit_bzero(s->token, sizeof(s->token));
+	s->session[0] = '\0';
+	r = rf_login(s, err, len);
+	if (r)
+		return r;
+	memcpy(s->if_match, if_match, sizeof(if_match));
+	return rf_http(s, method, path, body, err, len);
+}
+
 /* GET path as JSON into *out (put by the caller) */
 static int rf_get(struct rf *s, const char *path, json_object **out,
 		  char *err, size_t len)
 {
-	int r = rf_http(s, "GET", path, NULL, err, len);
+	int r = rf_call(s, "GET", path, NULL, err, len);
 	char what[RF_PATH_MAX + 8];
 
 	if (r)
@@ -710,7 +739,7 @@ static int follow_task(struct rf *s, const char *what, unsigned int ms,
 	snprintf(mon, sizeof(mon), "%s", s->location);
 	for (;;) {
 		sleep_ms(500);
-		r = rf_http(s, "GET", mon, NULL, err, len);
+		r = rf_call(s, "GET", mon, NULL, err, len);
 		/* a BMC busy with the task may not answer for a while */
 		if (r == -EAGAIN || (!r && s->code == 503)) {
 			if (now_usec() < end)
@@ -806,7 +835,7 @@ static int rf_select(void *session, const struct pt_platform *p,
 			       json_object_new_string(rf->value[l]));
 	json_object_object_add(req, "Attributes", attrs);
 	snprintf(s->if_match, sizeof(s->if_match), "%s", etag);
-	r = rf_http(s, "PATCH", settings, json_object_to_json_string_ext(req,
+	r = rf_call(s, "PATCH", settings, json_object_to_json_string_ext(req,
 		    JSON_C_TO_STRING_PLAIN), err, len);
 	json_object_put(req);
 	snprintf(what, sizeof(what), "select %s (PATCH %s %s=%s)",
@@ -865,7 +894,7 @@ static int rf_power_cycle(void *session, char *err, size_t len)
 			 "/redfish/v1/Systems/%.128s/Actions/ComputerSystem.Reset",
 			 rf->system);
 	snprintf(body, sizeof(body), "{\"ResetType\":\"%s\"}", rf->reset_type);
-	r = change_lost(s, rf_http(s, "POST", target, body, err, len),
+	r = change_lost(s, rf_call(s, "POST", target, body, err, len),
 			"ComputerSystem.Reset", err, len);
 	if (r)
 		return r;	/* -EAGAIN never connected (resent) */
