@@ -4,6 +4,7 @@
 # topod's Redfish backend against the tests' Redfish BMC
 # (bmcsim/redfish-bmc.py), on 127.0.0.1 only, TAP: a test CA and the
 # BMC's certificate made here by openssl (another CA for the wrong one);
+# the simulator read by an independent client (python3-sushy);
 # topod --check (a session created and deleted, TLS refused with the wrong
 # CA and accepted with the right one, a pinned key (right, wrong, with a
 # CA), tls_verify = false said, HTTP Basic
@@ -92,7 +93,22 @@ EOC
 }
 count() { if [[ -f $2 ]]; then grep -c -- "$1" "$2"; else echo 0; fi; }
 
-sim_start bmc --task 2
+# --- the simulator as an independent client reads it (python3-sushy); the
+# CA bundles of the environment would override the test CA in requests
+sim_start indep
+out=$(env -u REQUESTS_CA_BUNDLE -u CURL_CA_BUNDLE "$PY" "$here/redfish-sushy.py" \
+	"$URL" "$D/tls/ca.pem" admin "$PW" 2>&1); rc=$?
+eq "$rc: $out" "0: redfish: 1.15.0
+attribute: Balance
+pending: Cascade
+reset types: ForceOff ForceRestart On PowerCycle
+after reset: Cascade" "python3-sushy: a session, the Bios attribute, a Settings PATCH pending, a PowerCycle reset applying it"
+ok "$([[ $(count 'session 1 created' "$D/indep.log") == 1 && $(count 'reset: PCIeTopology=Cascade' "$D/indep.log") == 1 ]] && echo 0 || echo 1)" \
+	"python3-sushy: the simulator saw its session and its reset" "$D/indep.log"
+
+# --- the BMC topod is tested against: a reset through a TaskMonitor, and a
+# Settings PATCH without If-Match refused (topod must send it)
+sim_start bmc --task 2 --require-if-match
 ok $? "the Redfish BMC listens on 127.0.0.1:$PORT"
 root=$(curl -sf --cacert "$D/tls/ca.pem" "$URL/redfish/v1")
 ok "$(jq -e '.RedfishVersion and .Links.Sessions["@odata.id"]' <<<"$root" >/dev/null && echo 0 || echo 1)" \
