@@ -238,6 +238,21 @@ int bmc_select(struct bmc *b, enum pcitopo_layout l, int *sent, char *err,
 	return r;
 }
 
+int bmc_can_select(struct bmc *b, enum pcitopo_layout l, char *err,
+		   size_t len)
+{
+	unsigned int backoff = BMC_BACKOFF_FIRST_MS;
+	int r;
+
+	if (!b->ops->can_select)
+		return 0;
+	/* a read, as a status: asked again while the BMC is not ready */
+	while ((r = b->ops->can_select(b->session, b->plat, l, err, len)) ==
+	       -EAGAIN && wait_transient(b, "registry", &backoff, err, len))
+		;
+	return r;
+}
+
 int bmc_follow(struct bmc *b, struct pt_plat_job *job, char *err, size_t len)
 {
 	unsigned int poll = b->plat->poll_ms ? b->plat->poll_ms : 250;

@@ -98,6 +98,12 @@ int bmc_select(struct bmc *b, enum pcitopo_layout l, int *sent, char *err,
  * the last bmc_budget(). -ETIMEDOUT: still busy (job holds the last status
  * read). */
 int bmc_follow(struct bmc *b, struct pt_plat_job *job, char *err, size_t len);
+/* Preflight (a dry run's too): 0 if the BMC has what selects l, or
+ * cannot be asked (IPMI's OEM bytes); else -errno, err naming what it has
+ * (Redfish: the AttributeRegistry's attribute and values). Transient
+ * conditions are waited out as for a status. */
+int bmc_can_select(struct bmc *b, enum pcitopo_layout l, char *err,
+		   size_t len);
 /* A chassis power cycle (sent once, but again after a refusal). */
 int bmc_power_cycle(struct bmc *b, char *err, size_t len);
 

@@ -59,6 +59,10 @@ struct bmc_ops {
 	/* *sent: whether the request went out (a refusal sent nothing) */
 	int (*select)(void *session, const struct pt_platform *p,
 		      enum pcitopo_layout l, int *sent, char *err, size_t len);
+	/* whether the BMC has what selects l (Redfish: the attribute and
+	 * its value in the AttributeRegistry); NULL: it cannot be asked */
+	int (*can_select)(void *session, const struct pt_platform *p,
+			  enum pcitopo_layout l, char *err, size_t len);
 	int (*power_cycle)(void *session, char *err, size_t len);
 };
 

@@ -1047,6 +1047,56 @@ static void registry_names(json_object *attrs, char *buf, size_t len)
 	}
 }
 
+/* Preflight's and the dry run's question: does the BMC's AttributeRegistry
+ * have the attribute and layout l's value? 0 where it does, or where the
+ * Bios names no registry (the PATCH will say); -ENOENT naming what it has */
+static int rf_can_select(void *session, const struct pt_platform *p,
+			 enum pcitopo_layout l, char *err, size_t len)
+{
+	const struct pt_plat_redfish *rf = pt_plat_redfish(p);
+	json_object *bios = NULL, *reg = NULL, *attrs, *e;
+	char settings[RF_PATH_MAX], vals[512];
+	const char *regname;
+	int r;
+
+	r = get_bios(session, &bios, settings, sizeof(settings), err, len);
+	if (r)
+		return r;
+	if (!settings[0]) {
+		json_object_put(bios);
+		snprintf(err, len, "the BMC's Bios has no Settings resource "
+			 "(@Redfish.Settings): %s cannot be changed",
+			 rf->attribute);
+		return -EOPNOTSUPP;
+	}
+	regname = jstr(bios, "AttributeRegistry", NULL);
+	if (!regname) {
+		json_object_put(bios);
+		return 0;
+	}
+	r = get_registry(session, regname, &reg, &attrs, err, len);
+	json_object_put(bios);
+	if (r)
+		return r;
+	e = registry_entry(attrs, rf->attribute);
+	if (!e) {
+		registry_names(attrs, vals, sizeof(vals));
+		snprintf(err, len, "the BMC's AttributeRegistry has no "
+			 "attribute %s (platform %s); it has: %s",
+			 rf->attribute, p->name, vals);
+		r = -ENOENT;
+	} else if (!entry_has_value(e, rf->value[l])) {
+		entry_values(e, vals, sizeof(vals));
+		snprintf(err, len, "layout %s is %s = \"%s\" (platform %s), "
+			 "which the BMC does not allow; it allows: %s",
+			 ptc_layout_name(l), rf->attribute, rf->value[l],
+			 p->name, vals);
+		r = -ENOENT;
+	}
+	json_object_put(reg);
+	return r;
+}
+
 static void rf_check_bmc(const void *conf, const struct pt_platform *p,
 			 void (*bad)(const char *what, const char *why))
 {
@@ -1299,5 +1349,6 @@ const struct bmc_ops bmc_redfish = {
 	.name = rf_name,
 	.status = rf_status,
 	.select = rf_select,
+	.can_select = rf_can_select,
 	.power_cycle = rf_power_cycle,
 };

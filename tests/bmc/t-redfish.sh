@@ -267,6 +267,20 @@ sleep 0.3
 ok "$([[ $(topod_prop Layout) == cascade && $(topod_prop State) == idle && -z $(topod_prop PendingLayout) ]] && echo 0 || echo 1)" \
 	"at the next start topod verified and committed cascade (the 503s after the reset waited out)"
 topod_stop "$D"
+# a platform file whose common is a value this BMC does not allow (as one
+# written for another firmware version): the dry run and the switch are
+# refused in preflight, naming what the BMC allows; nothing is PATCHed
+sed -i 's/value = "Common"/value = "Shared"/' "$D/platform.conf"
+topod_start "$D"
+out=$("$TOPOCTL" set common --dry-run 2>&1); rc=$?
+echo "$out" | sed 's/^/# /'
+ok "$([[ $rc == 1 && $out == *'layout common is PCIeTopology = "Shared"'*"which the BMC does not allow; it allows: Balance, Common, Cascade"* ]] && echo 0 || echo 1)" \
+	"dry run of a layout whose value the BMC's AttributeRegistry lacks: would be refused, naming the allowed values" "$out"
+out=$("$TOPOCTL" set common 2>&1); rc=$?
+ok "$([[ $rc != 0 && $out == *"which the BMC does not allow"* && $(count 'Shared' "$D/bmc.log") == 0 &&
+	$(topod_prop Layout) == cascade ]] && echo 0 || echo 1)" \
+	"the switch itself: refused in preflight, nothing PATCHed, still cascade" "$out"
+topod_stop "$D"
 created=$(count 'created' "$D/bmc.log")
 deleted=$(count 'deleted' "$D/bmc.log")
 expired=$(count 'expired' "$D/bmc.log")
