@@ -28,7 +28,8 @@ Settings changed by another client (412); {"busy": N} the next N requests
 for the system (/redfish/v1/Systems/...) are answered 503 as by a BMC
 whose host is resetting; {"reset_busy": N} a reset is followed by N such
 answers; {"expire_after": N} after N more requests with a session's
-token, every session is dropped (401 for their tokens). GET /_sim/log: one line per session created,
+token, every session is dropped (401 for their tokens); {"task_fail": N}
+the next N TaskMonitors end in TaskState Exception, nothing applied. GET /_sim/log: one line per session created,
 deleted or expired, per PATCH and reset (also --log FILE).
 
 --state FILE writes "current=CODE" (the layout code of the topology
@@ -99,6 +100,7 @@ class State:
         self.reset_busy = 0
         self.etag_race = 0
         self.expire_after = 0
+        self.task_fail = 0
         self.log = []
         self.write_state()
 
@@ -213,7 +215,8 @@ class Handler(BaseHTTPRequestHandler):
         if path == "/_sim/fault" and method == "POST":
             b = self.body() or {}
             with st.lock:
-                for k in ("etag_race", "busy", "reset_busy", "expire_after"):
+                for k in ("etag_race", "busy", "reset_busy", "expire_after",
+                          "task_fail"):
                     if k in b:
                         setattr(st, k, int(b[k]))
             return self.reply(204)
@@ -221,6 +224,9 @@ class Handler(BaseHTTPRequestHandler):
 
     def route(self, st, method, path):
         sysid = "/redfish/v1/Systems/1"
+        if method == "GET" and path == "/redfish/v1" and st.a.not_redfish:
+            # some other HTTPS service on the address
+            return self.reply(200, {"status": "ok", "service": "webui"})
         if method == "GET" and path == "/redfish/v1":
             root = {"@odata.id": "/redfish/v1",
                     "@odata.type": "#ServiceRoot.v1_15_0.ServiceRoot",
@@ -281,14 +287,17 @@ class Handler(BaseHTTPRequestHandler):
                     "ResetType@Redfish.AllowableValues":
                         ["On", "ForceOff", "ForceRestart", "PowerCycle"]}}})
         if method == "GET" and path == sysid + "/Bios":
-            return self.reply(200, {
+            bios = {
                 "@odata.id": sysid + "/Bios", "Id": "Bios", "Name": "BIOS",
                 "@odata.type": "#Bios.v1_2_0.Bios",
                 "AttributeRegistry": "BiosAttributeRegistry.1.0.0",
-                "Attributes": st.current,
-                "@Redfish.Settings": {"SettingsObject": {
-                    "@odata.id": sysid + "/Bios/Settings"}}})
-        if path == sysid + "/Bios/Settings":
+                "Attributes": st.current}
+            # --no-settings: a Bios whose attributes are read-only
+            if not st.a.no_settings:
+                bios["@Redfish.Settings"] = {"SettingsObject": {
+                    "@odata.id": sysid + "/Bios/Settings"}}
+            return self.reply(200, bios)
+        if path == sysid + "/Bios/Settings" and not st.a.no_settings:
             return self.settings(st, method, sysid)
         if method == "POST" and \
                 path == sysid + "/Actions/ComputerSystem.Reset":
@@ -320,6 +329,16 @@ class Handler(BaseHTTPRequestHandler):
                 return self.reply(202, {"TaskState": "Running"},
                                   [("Location", path)])
             del st.tasks[tid]
+            if st.task_fail:
+                # the BMC gave up: nothing applied, the Task says why
+                st.task_fail -= 1
+                st.note("task %d failed" % tid)
+                return self.reply(200, {
+                    "@odata.type": "#Task.v1_7_0.Task", "Id": str(tid),
+                    "TaskState": "Exception", "TaskStatus": "Critical",
+                    "Messages": [message(
+                        "GeneralError", "The host did not power off within "
+                        "the time allowed.", sev="Critical")]})
             st.apply()
             return self.reply(204)
         if method == "GET" and path == "/redfish/v1/Registries":
@@ -436,6 +455,11 @@ def main():
     ap.add_argument("--password", required=True)
     ap.add_argument("--no-sessions", action="store_true",
                     help="no SessionService: HTTP Basic only")
+    ap.add_argument("--no-settings", action="store_true",
+                    help="a Bios without @Redfish.Settings (read-only)")
+    ap.add_argument("--not-redfish", action="store_true",
+                    help="/redfish/v1 answers JSON that is not a "
+                    "ServiceRoot")
     ap.add_argument("--require-if-match", action="store_true",
                     help="refuse a Settings PATCH without If-Match (428)")
     ap.add_argument("--task", type=int, default=0,

@@ -217,6 +217,20 @@ sed -i "s|$D/creds|$D/badcreds|" "$D/basic.conf"
 out=$("$TOPOD_PLAIN" --check --config "$D/basic.conf" 2>&1); rc=$?
 ok "$([[ $rc == 1 && $out == *"HTTP 401 Unauthorized: \"There is no valid session"* ]] && echo 0 || echo 1)" \
 	"a wrong password: HTTP 401, the BMC's message quoted" "$out"
+# the edges: a Bios whose attributes are read-only; a service that is not
+# Redfish
+sim_start ro --no-settings
+conf "$D/ro.conf" "$PLAT" "ca_file = \"$D/tls/ca.pem\";"
+out=$("$TOPOD_PLAIN" --check --config "$D/ro.conf" 2>&1); rc=$?
+ok "$([[ $rc == 1 && $out == *"the Bios has no Settings resource (@Redfish.Settings): its attributes are read-only here"* ]] && echo 0 || echo 1)" \
+	"--check: a Bios without a Settings resource: its attributes read-only, said" "$out"
+sim_start notrf --not-redfish
+conf "$D/notrf.conf" "$PLAT" "ca_file = \"$D/tls/ca.pem\";"
+out=$("$TOPOD_PLAIN" --check --config "$D/notrf.conf" 2>&1); rc=$?
+ok "$([[ $rc == 1 && $out == *"$URL/redfish/v1: not a Redfish service (no RedfishVersion in its ServiceRoot)"* &&
+	$(count session "$D/notrf.log") == 0 ]] && echo 0 || echo 1)" \
+	"--check: a ServiceRoot that is not Redfish: refused, no credentials sent" "$out"
+
 # back to the session BMC
 PORT=$(cat "$D/bmc.port")
 URL=https://127.0.0.1:$PORT
@@ -250,6 +264,16 @@ ok "$([[ $rc != 0 && $out == *'HTTP 412 Precondition Failed: "The ETag supplied 
 ok "$([[ $(topod_prop Layout) == balance && -z $(topod_prop PendingLayout) &&
 	$(count 'PATCH {"PCIeTopology": "Balance"}' "$D/bmc.log") == 1 ]] && echo 0 || echo 1)" \
 	"the failed switch rolled back: Balance PATCHed back into Bios/Settings, nothing pending" "$D/bmc.log"
+# the reset's Task fails: the power cycle fails with the BMC's words, the
+# layout stays pending
+fault '{"task_fail": 1}'
+out=$("$TOPOCTL" set cascade --power-cycle 2>&1); rc=$?
+echo "$out" | sed 's/^/# /'
+ok "$([[ $rc != 0 && $out == *'ComputerSystem.Reset: task /redfish/v1/TaskService/TaskMonitors/1: Exception: "The host did not power off within the time allowed."'* &&
+	$(count 'task 1 failed' "$D/bmc.log") == 1 && $(sed -n 's/^current=//p' "$D/bmc.state") == 1 ]] && echo 0 || echo 1)" \
+	"the reset's Task ends in Exception: the power cycle fails quoting its message, nothing applied" "$out"
+ok "$([[ $(topod_prop PendingLayout) == cascade && $(topod_prop Layout) == balance ]] && echo 0 || echo 1)" \
+	"after the failed reset cascade is still pending, balance in effect"
 fault '{"busy": 3, "reset_busy": 2}'
 out=$("$TOPOCTL" set cascade --power-cycle 2>&1); rc=$?
 echo "$out" | sed 's/^/# /'
@@ -257,7 +281,7 @@ ok "$([[ $rc == 0 && $out == *"power-cycle"*done* ]] && echo 0 || echo 1)" \
 	"topoctl set cascade --power-cycle through 503s: done" "$out"
 ok "$([[ $(count 'BMC not ready (HTTP 503 Service Unavailable: "The service is temporarily unavailable.' "$D/topod.log") -ge 1 ]] && echo 0 || echo 1)" \
 	"the 503s were waited out (topod's log names them)" "$D/topod.log"
-ok "$([[ $(count 'reset PowerCycle: task 1' "$D/bmc.log") == 1 && $(count 'reset: PCIeTopology=Cascade' "$D/bmc.log") == 1 &&
+ok "$([[ $(count 'reset PowerCycle: task 2' "$D/bmc.log") == 1 && $(count 'reset: PCIeTopology=Cascade' "$D/bmc.log") == 1 &&
 	$(sed -n 's/^current=//p' "$D/bmc.state") == 3 ]] && echo 0 || echo 1)" \
 	"ComputerSystem.Reset answered 202, its TaskMonitor followed; the BMC applied Cascade" "$D/bmc.log"
 topod_stop "$D"		# the "boot": topod starts again
