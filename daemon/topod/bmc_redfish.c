@@ -15,14 +15,18 @@
  *           timeout_ms = 10000; };
  *
  * A session is the SessionService's (X-Auth-Token, its Location deleted at
- * close); HTTP Basic only where the ServiceRoot names no sessions. The
- * credentials are read from the file at open and kept only as long as
- * Basic needs them; they are never in a URL, an argument or a log line.
+ * close; a 401 to it, the BMC having dropped it, gets a new one and the
+ * request once more); HTTP Basic only where the ServiceRoot names no
+ * sessions. The credentials are read from the file when a session is made
+ * and kept only as long as Basic needs them; they are never in a URL, an
+ * argument or a log line.
  *
  * What is transient (-EAGAIN, bmc.c waits it out): 503 (a BMC resetting or
- * busy), a refused or reset connection (a BMC rebooting). A request that
- * may have reached the BMC and went unanswered is -ETIMEDOUT. A BMC's
- * error is quoted from its @Message.ExtendedInfo.
+ * busy), a refused or reset connection (a BMC rebooting); for a change (a
+ * PATCH, a reset) only a connection never made, since one that failed
+ * after the request went out may have acted (-ETIMEDOUT, as a request
+ * unanswered in time: the status says). A BMC's error is quoted from its
+ * @Message.ExtendedInfo.
  */
 #include <errno.h>
 #include <pthread.h>
