@@ -6,7 +6,7 @@
  * every key). Parsing never talks to a BMC.
  *
  * What the BMC is sent, and how its answers read, is its transport's
- * ("transport = ..." in the file; "ipmi", the default, the only one yet):
+ * ("transport = ..." in the file; "ipmi", the default, or "redfish"):
  * the transport's section of the parser (platform_section.h; IPMI's in
  * platform_ipmi.c) reads its keys into the platform's bmc part, which only
  * that transport's own code reads (platform_ipmi.h). Nothing here names a

@@ -5,9 +5,11 @@
  * name none. topod's BMC backends are listed in daemon/topod/bmc_backends.c.
  */
 #include "platform_ipmi.h"
+#include "platform_redfish.h"
 #include "platform_section.h"
 
 const struct pt_plat_transport *const pt_plat_transports[] = {
 	&pt_plat_ipmi_transport,
+	&pt_plat_redfish_transport,
 	NULL,
 };

@@ -104,6 +104,25 @@ void bmc_check(const struct bmc_conf *c,
 	c->ops->check(c->priv.data, bad);
 }
 
+void bmc_check_remote(const struct bmc_conf *c, const struct pt_platform *p,
+		      void (*bad)(const char *what, const char *why))
+{
+	if (c->ops->check_bmc)
+		c->ops->check_bmc(c->priv.data, p, bad);
+}
+
+int bmc_discover(const struct bmc_conf *c, const char *system,
+		 const char *attribute, FILE *out, char *err, size_t len)
+{
+	if (!c->ops->discover) {
+		snprintf(err, len, "the BMC's transport (%s) has no settings to "
+			 "discover: its requests are the vendor's", c->ops->kinds[0]);
+		return -EOPNOTSUPP;
+	}
+	return c->ops->discover(c->priv.data, system, attribute, out, err,
+				len);
+}
+
 int bmc_open(const struct bmc_conf *c, const struct pt_platform *p,
 	     struct bmc **out, char *err, size_t len)
 {
@@ -216,6 +235,21 @@ int bmc_select(struct bmc *b, enum pcitopo_layout l, int *sent, char *err,
 		r = b->ops->select(b->session, b->plat, l, sent, err, len);
 	} while (r == -EAGAIN && !*sent &&
 		 wait_transient(b, "layout Select", &backoff, err, len));
+	return r;
+}
+
+int bmc_can_select(struct bmc *b, enum pcitopo_layout l, char *err,
+		   size_t len)
+{
+	unsigned int backoff = BMC_BACKOFF_FIRST_MS;
+	int r;
+
+	if (!b->ops->can_select)
+		return 0;
+	/* a read, as a status: asked again while the BMC is not ready */
+	while ((r = b->ops->can_select(b->session, b->plat, l, err, len)) ==
+	       -EAGAIN && wait_transient(b, "registry", &backoff, err, len))
+		;
 	return r;
 }
 

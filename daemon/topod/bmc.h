@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * topod: the BMC, behind a table of operations (bmc_backend.h), one
- * backend per transport, IPMI's the only one yet (bmc_ipmi.c). What is
+ * backend per transport: IPMI's (bmc_ipmi.c), Redfish's (bmc_redfish.c). What is
  * above it (job.c, plan.c, bus.c, config.c, check.c, topod.c) asks for a
  * status, a Select, a power cycle and a description, and knows no
  * transport's types.
@@ -30,6 +30,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "platform.h"
 
@@ -63,6 +64,20 @@ void bmc_describe(const struct bmc_conf *c, char *buf, size_t len);
 void bmc_check(const struct bmc_conf *c,
 	       void (*bad)(const char *what, const char *why));
 
+/* topod --check, a platform that passed bmc_check_platform(): what the
+ * BMC itself has of what p names (Redfish: the AttributeRegistry's
+ * attribute and values), each problem to bad(); contacts the BMC where
+ * its backend can ask (nothing for IPMI) */
+void bmc_check_remote(const struct bmc_conf *c, const struct pt_platform *p,
+		      void (*bad)(const char *what, const char *why));
+
+/* topod --discover-redfish: what the BMC has that may be the layout (the
+ * settings whose names or descriptions mention the PCIe topology, or
+ * attribute), and a platform file's part, on out; -EOPNOTSUPP for a
+ * backend that cannot say */
+int bmc_discover(const struct bmc_conf *c, const char *system,
+		 const char *attribute, FILE *out, char *err, size_t len);
+
 int bmc_open(const struct bmc_conf *c, const struct pt_platform *p,
 	     struct bmc **out, char *err, size_t len);
 void bmc_close(struct bmc *b);
@@ -83,6 +98,12 @@ int bmc_select(struct bmc *b, enum pcitopo_layout l, int *sent, char *err,
  * the last bmc_budget(). -ETIMEDOUT: still busy (job holds the last status
  * read). */
 int bmc_follow(struct bmc *b, struct pt_plat_job *job, char *err, size_t len);
+/* Preflight (a dry run's too): 0 if the BMC has what selects l, or
+ * cannot be asked (IPMI's OEM bytes); else -errno, err naming what it has
+ * (Redfish: the AttributeRegistry's attribute and values). Transient
+ * conditions are waited out as for a status. */
+int bmc_can_select(struct bmc *b, enum pcitopo_layout l, char *err,
+		   size_t len);
 /* A chassis power cycle (sent once, but again after a refusal). */
 int bmc_power_cycle(struct bmc *b, char *err, size_t len);
 

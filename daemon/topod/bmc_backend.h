@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * topod: what a BMC backend gives bmc.c, as the kernel's file_operations:
- * one table per transport, in one file (bmc_ipmi.c), listed in
+ * one table per transport, in one file (bmc_ipmi.c, bmc_redfish.c), listed in
  * bmc_backends.c; bmc.c calls it and names none.
  *
  * A new transport is its backend here, its section of the platform parser
@@ -18,6 +18,8 @@
  */
 #ifndef PCITOPO_TOPOD_BMC_BACKEND_H
 #define PCITOPO_TOPOD_BMC_BACKEND_H
+
+#include <stdio.h>
 
 #include <libconfig.h>
 
@@ -37,6 +39,16 @@ struct bmc_ops {
 	void (*describe)(const void *conf, char *buf, size_t len);
 	void (*check)(const void *conf,
 		      void (*bad)(const char *what, const char *why));
+	/* topod --check's look at the BMC itself, for platform p (what it
+	 * has of what p names, each problem to bad()); NULL: none (IPMI's
+	 * OEM requests cannot be asked about) */
+	void (*check_bmc)(const void *conf, const struct pt_platform *p,
+			  void (*bad)(const char *what, const char *why));
+	/* topod --discover-redfish: the BMC's settings that may be the
+	 * layout, and a platform file's part for one, on out; NULL: none */
+	int (*discover)(const void *conf, const char *system,
+			const char *attribute, FILE *out, char *err,
+			size_t len);
 	/* a session to the BMC of conf, for platform p */
 	int (*open)(const void *conf, const struct pt_platform *p,
 		    void **session, char *err, size_t len);
@@ -47,6 +59,10 @@ struct bmc_ops {
 	/* *sent: whether the request went out (a refusal sent nothing) */
 	int (*select)(void *session, const struct pt_platform *p,
 		      enum pcitopo_layout l, int *sent, char *err, size_t len);
+	/* whether the BMC has what selects l (Redfish: the attribute and
+	 * its value in the AttributeRegistry); NULL: it cannot be asked */
+	int (*can_select)(void *session, const struct pt_platform *p,
+			  enum pcitopo_layout l, char *err, size_t len);
 	int (*power_cycle)(void *session, char *err, size_t len);
 };
 

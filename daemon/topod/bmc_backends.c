@@ -6,8 +6,10 @@
 #include "bmc_backend.h"
 
 extern const struct bmc_ops bmc_ipmi;	/* bmc_ipmi.c */
+extern const struct bmc_ops bmc_redfish;	/* bmc_redfish.c */
 
 const struct bmc_ops *const bmc_backends[] = {
 	&bmc_ipmi,
+	&bmc_redfish,
 	NULL,
 };

@@ -3,15 +3,19 @@
  * topod: `topod --check`, for an operator who has just written topod.conf,
  * a platform file for a new server model or the BMC's credentials: read
  * each as topod would at start and say what is wrong, naming file and
- * line, before the service is (re)started. Nothing is contacted or written:
- * no bus name, no module, no BMC, no state directory.
+ * line, before the service is (re)started. Nothing is written: no bus
+ * name, no module, no state directory; the BMC is contacted only where
+ * its backend can say whether it has what the platform names (Redfish's
+ * AttributeRegistry; bmc_check_remote()), never changed.
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "check.h"
+#include "config.h"
 #include "hostside.h"
 #include "nfd.h"
 #include "topod.h"
@@ -120,6 +124,9 @@ int topod_check(const char *config)
 			       "(check_dmi = false)");
 	}
 	bmc_check(&cfg.bmc, bad);
+	if (bmc_check_platform(&cfg.bmc, &plat, err, sizeof(err)) == 0 &&
+	    plat.transport)
+		bmc_check_remote(&cfg.bmc, &plat, bad);
 	printf("state:    %s\n", cfg.state_dir);
 	if (!cfg.nfd_dir[0])
 		printf("labels:   off (nfd_features_dir = \"\")\n");
@@ -134,4 +141,38 @@ int topod_check(const char *config)
 	}
 	printf("topod --check: ok\n");
 	return 0;
+}
+
+int topod_discover(const char *config, const char *system,
+		   const char *attribute)
+{
+	char err[1024];
+	struct bmc_conf *bc;
+	config_t cf;
+	int r = 1;
+
+	/* the bmc group only: the platform file is what this helps write */
+	bc = malloc(sizeof(*bc));
+	if (!bc)
+		return 1;
+	config_init(&cf);
+	if (!config_read_file(&cf, config)) {
+		if (config_error_type(&cf) == CONFIG_ERR_FILE_IO)
+			fprintf(stderr, "topod --discover-redfish: %s: %m\n",
+				config);
+		else
+			fprintf(stderr, "topod --discover-redfish: %s:%d: %s\n",
+				config, config_error_line(&cf),
+				config_error_text(&cf));
+	} else if (bmc_conf_load(&cf, config, bc, err, sizeof(err))) {
+		fprintf(stderr, "topod --discover-redfish: %s\n", err);
+	} else if (bmc_discover(bc, system, attribute, stdout, err,
+				sizeof(err))) {
+		fprintf(stderr, "topod --discover-redfish: %s\n", err);
+	} else {
+		r = 0;
+	}
+	config_destroy(&cf);
+	free(bc);
+	return r;
 }

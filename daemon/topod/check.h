@@ -21,4 +21,11 @@ int check_dmi(const struct pt_platform *p, char *err, size_t len);
  * stderr; the exit status (0: all good, 1: a problem) */
 int topod_check(const char *config);
 
+/* topod --discover-redfish [--system ID] [--attribute NAME]: the Redfish
+ * BMC's BIOS attributes that mention the PCIe topology, with their values,
+ * and a platform file's part for one; only topod.conf's bmc group is read
+ * (exit status 0, or 1 with the problem on stderr) */
+int topod_discover(const char *config, const char *system,
+		   const char *attribute);
+
 #endif

@@ -40,6 +40,13 @@ static int check_bmc(struct run *r, bool *ok)
 		return 0;
 	}
 	*ok = true;
+	/* a layout the BMC cannot be set to is refused here, before anything
+	 * moves, not by the BMC once GPUs are stopped (Redfish: the value is
+	 * not in its AttributeRegistry) */
+	if (r->bj.current != r->to &&
+	    bmc_can_select(r->bmc, r->to, err, sizeof(err)) &&
+	    phase_refuse(r, TERR_BMC, "%s", err))
+		return -1;
 	if (r->bj.state == PT_PLAT_STATE_BUSY &&
 	    phase_refuse(r, TERR_BMC, "a BMC job (%d) is already running",
 			 r->bj.job))

@@ -305,6 +305,8 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: topod [--config FILE] [--debug]\n"
 		"       topod --check [--config FILE]\n"
+		"       topod --discover-redfish [--config FILE] [--system ID] "
+		"[--attribute NAME]\n"
 		"       topod --configured [--config FILE]\n"
 		"       topod --remove-labels [--config FILE]\n"
 		"       topod --version\n"
@@ -313,6 +315,9 @@ static void usage(FILE *f)
 		"  --check: read the config, platform and credentials files as "
 		"at start,\n  say what is wrong with each, and exit (0: all "
 		"good)\n"
+		"  --discover-redfish: list the Redfish BMC's BIOS attributes "
+		"about the PCIe\n  topology, their values, and a platform "
+		"file's part for one (reads only\n  the config's bmc group)\n"
 		"  --configured: exit 1 if the config names no platform (the "
 		"node has nothing\n  to switch), else 0 (topod.service's "
 		"ExecCondition)\n"
@@ -553,6 +558,9 @@ int main(int argc, char **argv)
 		{ "config", required_argument, NULL, 'c' },
 		{ "debug", no_argument, NULL, 'd' },
 		{ "check", no_argument, NULL, 't' },
+		{ "discover-redfish", no_argument, NULL, 'D' },
+		{ "system", required_argument, NULL, 'S' },
+		{ "attribute", required_argument, NULL, 'A' },
 		{ "configured", no_argument, NULL, 'C' },
 		{ "remove-labels", no_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
@@ -564,6 +572,8 @@ int main(int argc, char **argv)
 	static struct topod d;
 	const char *config = TOPOD_CONFIG;
 	bool check = false, configured = false, remove_labels = false;
+	bool discover = false;
+	const char *system = "1", *attribute = NULL;
 	int c, r;
 
 	while ((c = getopt_long(argc, argv, "c:dhV", opts, NULL)) != -1) {
@@ -571,6 +581,9 @@ int main(int argc, char **argv)
 		case 'c': config = optarg; break;
 		case 'd': log_set_debug(true); break;
 		case 't': check = true; break;
+		case 'D': discover = true; break;
+		case 'S': system = optarg; break;
+		case 'A': attribute = optarg; break;
 		case 'C': configured = true; break;
 		case 'R': remove_labels = true; break;
 		case 'h': usage(stdout); return 0;
@@ -591,6 +604,8 @@ int main(int argc, char **argv)
 	}
 	if (check)
 		return topod_check(config);
+	if (discover)
+		return topod_discover(config, system, attribute);
 	if (configured)
 		return topod_configured(config);
 	if (remove_labels)

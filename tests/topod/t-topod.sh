@@ -151,10 +151,10 @@ sed 's/^/# /' "$C/err"
 # a platform for a BMC transport this topod does not have: refused, with
 # the ones it has; the rest (the credentials) still checked
 cp "$top/platforms/emulated-mux.conf" "$C/platform.conf"
-sed -i '1a transport = "redfish";' "$C/platform.conf"
+sed -i '1a transport = "snmp";' "$C/platform.conf"
 chmod 600 "$C/creds"
 rc=$(chk)
-ok "$([[ $rc == 1 && $(<"$C/err") == *"platform: $C/platform.conf:2: transport \"redfish\": unknown (known: ipmi)"* &&
+ok "$([[ $rc == 1 && $(<"$C/err") == *"platform: $C/platform.conf:2: transport \"snmp\": unknown (known: ipmi, redfish)"* &&
 	$(<"$C/err") == *"1 problem(s)"* && $(<"$C/out") == *'user "admin"'* ]] && echo 0 || echo 1)" \
 	"topod --check: a platform naming an unknown BMC transport: refused (file:line), the known ones named"
 sed 's/^/# /' "$C/err"

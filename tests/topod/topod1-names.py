@@ -258,6 +258,10 @@ def check_sources(h):
         src = strip_comments(src)
         if path.startswith("cli/") and '#include "topod-client.h"' not in src:
             continue
+        # the Redfish backend's literals are Redfish's JSON properties
+        # ("Message" of @Message.ExtendedInfo), never a D-Bus key
+        if path == "daemon/topod/bmc_redfish.c":
+            continue
         for m in re.finditer(r'"((?:[^"\\]|\\.)*)"', src):
             if m.group(1) in names:
                 found.append("%s:%d: \"%s\"" % (path, src.count("\n", 0, m.start()) + 1,

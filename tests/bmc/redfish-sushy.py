@@ -1,0 +1,30 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""The tests' Redfish BMC as an independent client reads it: Debian's
+python3-sushy (OpenStack's Redfish library), not topod. A session, the
+system, its Bios attribute, a Settings PATCH pending, a PowerCycle reset
+applying it (its registries are not read: Debian's
+package lacks sushy's standard_registries); one "key: value" line each, which
+tests/bmc/t-redfish.sh compares.
+
+  redfish-sushy.py URL CA_FILE USER PASSWORD
+"""
+import sys
+
+import sushy
+from sushy import auth
+
+url, ca, user, password = sys.argv[1:5]
+s = sushy.Sushy(url + "/redfish/v1", verify=ca,
+                auth=auth.SessionAuth(username=user, password=password))
+print("redfish:", s.redfish_version)
+system = s.get_system("/redfish/v1/Systems/1")
+bios = system.bios
+print("attribute:", bios.attributes["PCIeTopology"])
+bios.set_attributes({"PCIeTopology": "Cascade"})
+print("pending:", bios.pending_attributes.get("PCIeTopology"))
+print("reset types:", " ".join(sorted(str(v.value) for v in
+                                      system.get_allowed_reset_system_values())))
+system.reset_system(sushy.ResetType.POWER_CYCLE)
+bios.refresh(force=True)
+print("after reset:", bios.attributes["PCIeTopology"])
