@@ -494,7 +494,7 @@ r=$(g 600 "$seed"'
 	for i in $(seq 120); do [ "$(cpid)" != "$p0" ] && break; sleep 0.5; done
 	echo "actran=$([ "$(cpid)" -gt "$p0" ] && echo yes || echo no)"
 	settled topod.service
-	# (Result is exec-condition on 252, success on 257: the journal's skips
+	# (Result is exec-condition on 252, success on 257: the skips in the journal
 	# are what both show; three here: the postinst'"'"'s start, this one and
 	# the activation)
 	echo "uunit=$(systemctl is-failed topod.service) $(systemctl show -P NRestarts topod.service) skipped $(cpid)"
