@@ -42,6 +42,7 @@ struct follow {
 	bool finished;
 	bool ok;
 	bool power_cycling;
+	bool pending;		/* the layout made pending (power-cycle apply) */
 	char error[512];
 	struct json_object *phases;	/* -j: the finished phases */
 	/* SetLayout's answer */
@@ -96,6 +97,8 @@ static int on_phase(sd_bus_message *m, void *userdata, sd_bus_error *e)
 				       json_object_new_string(msg) : NULL);
 		json_object_array_add(f->phases, o);
 	}
+	if (!strcmp(phase, "pending") && !strcmp(status, "done"))
+		f->pending = true;
 	if (!strcmp(phase, "power-cycle") && !strcmp(status, "done")) {
 		/* the host goes down now; topod finishes after the boot */
 		f->finished = true;
@@ -394,7 +397,8 @@ int do_set(struct ctx *c, int argc, char **argv)
 		} else if (f.ok) {
 			fprintf(f.out, "%s: done in %.1f s\n", layout, secs);
 			ret = 0;
-			emit_outcome(&f, layout, "done", "", secs, ret);
+			emit_outcome(&f, layout, f.pending ? "pending" : "done",
+				     "", secs, ret);
 		} else {
 			fprintf(c->err, "topoctl: switch to %s failed: %s\n",
 				layout, f.error);
