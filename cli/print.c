@@ -323,8 +323,7 @@ void pr_words(struct pr *p, enum pr_where w, const char *key,
 	}
 }
 
-/* JSON: x as written with digits decimals (json-c keeps the text) */
-static struct json_object *fixed(double x, int digits)
+struct json_object *pr_fixed(double x, int digits)
 {
 	char buf[48];
 
@@ -338,7 +337,7 @@ void pr_float(struct pr *p, enum pr_where w, const char *key, int digits,
 	if (!here(p, w))
 		return;
 	if (p->json)
-		add(p, key, fixed(v, digits));
+		add(p, key, pr_fixed(v, digits));
 	else if (fmt)
 		text(p, fmt, v);
 }
@@ -349,7 +348,7 @@ void pr_float_as(struct pr *p, enum pr_where w, const char *key, double v,
 	if (!here(p, w))
 		return;
 	if (p->json)
-		add(p, key, fixed(v, digits));
+		add(p, key, pr_fixed(v, digits));
 	else if (fmt)
 		text(p, fmt, t ? t : "");
 }

@@ -122,6 +122,9 @@ void pr_float(struct pr *p, enum pr_where w, const char *key, int digits,
 void pr_float_as(struct pr *p, enum pr_where w, const char *key, double v,
 		 int digits, const char *fmt, const char *text);
 /* A double as json-c writes one (shortest exact), the text fmt of v. */
+/* JSON: x as written with digits decimals (json-c keeps the text), for a
+ * tree built outside a view (set's outcome) */
+struct json_object *pr_fixed(double x, int digits);
 void pr_double(struct pr *p, enum pr_where w, const char *key,
 	       const char *fmt, double v);
 

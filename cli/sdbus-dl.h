@@ -37,7 +37,12 @@
 	X(sd_bus_message_unref)				\
 	X(sd_bus_error_free)				\
 	X(sd_bus_error_has_name)			\
-	X(sd_bus_error_has_names_sentinel)
+	X(sd_bus_error_has_names_sentinel)		\
+	X(sd_bus_message_new_method_call)		\
+	X(sd_bus_message_append)			\
+	X(sd_bus_message_get_error)			\
+	X(sd_bus_call_async)				\
+	X(sd_bus_error_copy)
 
 /* The pointers, typed from the real prototypes: a mismatch does not build. */
 #define SDBUS_DL_DECLARE(f) extern __typeof__(f) *sym_##f;
@@ -70,6 +75,11 @@ int sdbus_dl_open(char *err, size_t len);
 #define sd_bus_error_free			sym_sd_bus_error_free
 #define sd_bus_error_has_name			sym_sd_bus_error_has_name
 #define sd_bus_error_has_names_sentinel		sym_sd_bus_error_has_names_sentinel
+#define sd_bus_message_new_method_call		sym_sd_bus_message_new_method_call
+#define sd_bus_message_append			sym_sd_bus_message_append
+#define sd_bus_message_get_error		sym_sd_bus_message_get_error
+#define sd_bus_call_async			sym_sd_bus_call_async
+#define sd_bus_error_copy			sym_sd_bus_error_copy
 #endif
 
 #endif

@@ -131,14 +131,6 @@ int topod_error(struct ctx *c, const char *what, const sd_bus_error *e,
 	return 1;
 }
 
-struct status {
-	char layout[32], reason[160], pending[32], state[32], phase[32];
-	char target[32], last_error[512], committed[32], platform[80];
-	char method[16], apply[16], bmc[256];
-	uint64_t generation, module_generation;
-	uint32_t gpus;
-};
-
 int topod_read_dict(sd_bus_message *m, const struct topod_field *fields,
 		    size_t nfields, void *base, topod_other_fn other)
 {
@@ -184,7 +176,7 @@ int topod_read_dict(sd_bus_message *m, const struct topod_field *fields,
 	return sd_bus_message_exit_container(m);
 }
 
-#define F(k, f) TOPOD_FIELD(k, struct status, f)
+#define F(k, f) TOPOD_FIELD(k, struct topod_status, f)
 static const struct topod_field status_fields[] = {
 	F(TOPOD_STATUS_LAYOUT, layout), F(TOPOD_STATUS_REASON, reason),
 	F(TOPOD_STATUS_PENDING_LAYOUT, pending),
@@ -203,7 +195,7 @@ static const struct topod_field status_fields[] = {
 /* "Key: value" lines, or one JSON object with every field the text shows
  * and module_generation: the strings the text leaves out when empty (the
  * reason) are "" in it, those it shows as "-" null, as -j always wrote. */
-static int print_status(struct ctx *c, const struct status *s)
+static int print_status(struct ctx *c, const struct topod_status *s)
 {
 	struct pr o;
 
@@ -237,12 +229,84 @@ static int print_status(struct ctx *c, const struct status *s)
 	return pr_end(&o);
 }
 
+int topod_read_status(sd_bus_message *m, struct topod_status *s)
+{
+	return topod_read_dict(m, status_fields, sizeof(status_fields) /
+			       sizeof(status_fields[0]), s, NULL);
+}
+
+/*
+ * topod does not answer: say so, and what is known without it, the
+ * module's layout (the model topoctl's other commands read: netlink, else
+ * sysfs), under keys of their own (module_*), so that no script takes
+ * them for topod's layout and state. Exit EXIT_NOT_ANSWERING.
+ */
+static int status_not_answering(struct ctx *c, const struct topod_live *l)
+{
+	struct pt_topology t = { 0 };
+	bool known = !load_topology(c, &t);
+	double s = topod_live_silent_s(l);
+	struct pr o;
+
+	fprintf(c->err, "topoctl: topod is not answering (no answer for "
+		"%.1f s): a switch may be in flight; what is known without "
+		"topod follows\n", s);
+	pr_begin(&o, c);
+	pr_open_object(&o, PRINT_ANY, NULL);
+	pr_bool(&o, PRINT_JSON, "answering", NULL, false);
+	pr_text(&o, "State:       unknown: topod is not answering (no answer "
+		"for %.1f s)\n", s);
+	pr_string(&o, PRINT_JSON, "error", NULL, "topod is not answering");
+	if (known) {
+		pr_string(&o, PRINT_ANY, "module_layout",
+			  "Module:      %s", ptc_layout_name(t.summary.layout));
+		pr_string_keep(&o, t.summary.reason[0] ? PRINT_ANY : PRINT_JSON,
+			       "module_reason", " (%s)", t.summary.reason);
+		pr_uint(&o, PRINT_ANY, "module_gpus", ", %u GPUs",
+			t.summary.count_gpus);
+		pr_string(&o, PRINT_ANY, "source", " (%s)\n", source_name(c));
+	} else {
+		pr_null(&o, PRINT_ANY, "module_layout", "Module:      %s\n",
+			"unknown");
+	}
+	pr_int(&o, PRINT_JSON, "exit", NULL, EXIT_NOT_ANSWERING);
+	pr_close_object(&o);
+	pt_topology_free(&t);
+	(void)pr_end(&o);
+	return EXIT_NOT_ANSWERING;
+}
+
+struct status_call {
+	bool answered;
+	sd_bus_error e;
+	struct topod_status s;
+	int r;
+};
+
+static int on_status(sd_bus_message *m, void *userdata, sd_bus_error *ret)
+{
+	struct status_call *q = userdata;
+	const sd_bus_error *e = sd_bus_message_get_error(m);
+
+	(void)ret;
+	q->answered = true;
+	if (e) {
+		q->r = sd_bus_error_copy(&q->e, e);
+		q->r = q->r < 0 ? q->r : -EIO;
+		return 0;
+	}
+	q->r = topod_read_status(m, &q->s);
+	if (q->r < 0)
+		q->r = -EBADMSG;
+	return 0;
+}
+
 int do_status(struct ctx *c, int argc, char **argv)
 {
-	sd_bus_error e = SD_BUS_ERROR_NULL;
-	sd_bus_message *reply = NULL;
+	struct status_call q = { .e = SD_BUS_ERROR_NULL };
+	sd_bus_message *call = NULL;
+	struct topod_live l;
 	sd_bus *bus = NULL;
-	struct status s = { 0 };
 	int r, ret = 1;
 
 	for (int i = 0; i < argc; i++) {
@@ -254,23 +318,43 @@ int do_status(struct ctx *c, int argc, char **argv)
 	}
 	if (topod_connect(c, &bus))
 		return 1;
-	r = sd_bus_call_method(bus, TOPOD_BUS_NAME, TOPOD_OBJECT, TOPOD_IFACE,
-			       TOPOD_METHOD_STATUS, &e, &reply, "");
+	/* no timeout of its own: topod_live says when topod is silent */
+	r = topod_live_init(&l, bus);
+	if (r >= 0)
+		r = sd_bus_message_new_method_call(bus, &call, TOPOD_BUS_NAME,
+						   TOPOD_OBJECT, TOPOD_IFACE,
+						   TOPOD_METHOD_STATUS);
+	if (r >= 0)
+		r = sd_bus_call_async(bus, NULL, call, on_status, &q,
+				      UINT64_MAX);
+	while (r >= 0 && !q.answered && !topod_live_gone(&l))
+		r = topod_live_step(&l);
 	if (r < 0) {
-		ret = topod_error(c, "status", &e, r);
+		fprintf(c->err, "topoctl: status: bus: %s\n", strerror(-r));
 		goto out;
 	}
-	r = topod_read_dict(reply, status_fields, sizeof(status_fields) /
-			    sizeof(status_fields[0]), &s, NULL);
-	if (r < 0) {
+	if (!q.answered && l.silent) {
+		ret = status_not_answering(c, &l);
+		goto out;
+	}
+	if (!q.answered) {
+		fputs("topoctl: topod is not running (it exited before it "
+		      "answered; systemctl status topod)\n", c->err);
+		goto out;
+	}
+	if (q.r == -EBADMSG) {
 		fprintf(c->err, "topoctl: status: malformed answer: %s\n",
-			strerror(-r));
+			strerror(-q.r));
 		goto out;
 	}
-	ret = print_status(c, &s) ? 1 : 0;
+	if (q.r < 0) {
+		ret = topod_error(c, "status", &q.e, q.r);
+		goto out;
+	}
+	ret = print_status(c, &q.s) ? 1 : 0;
 out:
-	sd_bus_message_unref(reply);
-	sd_bus_error_free(&e);
+	sd_bus_message_unref(call);
+	sd_bus_error_free(&q.e);
 	sd_bus_flush_close_unref(bus);
 	return ret;
 }

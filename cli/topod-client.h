@@ -16,6 +16,61 @@
 int do_set(struct ctx *c, int argc, char **argv);
 int do_status(struct ctx *c, int argc, char **argv);
 
+/* topoctl set and status: topod stopped answering (or, set only, went away
+ * during the switch): what it did or does is not known here (topoctl.8,
+ * EXIT STATUS) */
+#define EXIT_NOT_ANSWERING	4
+
+/*
+ * topod-live.c: whether topod still answers, while a call to it is in
+ * flight. A D-Bus default timeout (25 s) on the call itself would say
+ * "failed" of a switch that goes on; instead the call has none, and topod
+ * is pinged meanwhile (TOPOD_PEER_PING, answered by its event loop): it
+ * is "silent" after TOPOD_LIVE_MISSES Pings in a row got no answer within
+ * probe_usec each (TOPOD_LIVE_PROBE_MS; $TOPOCTL_PROBE_MS, for the tests
+ * only), "vanished" once its bus name has no owner. Generous on purpose:
+ * topod's loop may wait seconds for the module while a rescan holds it
+ * (its netlink family runs one request at a time), and a slow answer is
+ * no reason to leave.
+ */
+#define TOPOD_LIVE_PROBE_MS	5000
+#define TOPOD_LIVE_MISSES	6
+#define TOPOD_LIVE_EVERY_MS	1000	/* between two answered Pings */
+struct topod_live {
+	sd_bus *bus;
+	uint64_t probe_usec;
+	uint64_t next_usec;	/* CLOCK_MONOTONIC: the next Ping */
+	uint64_t answer_usec;	/* the last answer (or the start) */
+	unsigned int misses;
+	bool probing;		/* a Ping in flight */
+	bool silent;
+	bool vanished;
+};
+/* the NameOwnerChanged match; 0 or a negative errno of sd-bus */
+int topod_live_init(struct topod_live *l, sd_bus *bus);
+/* One step: dispatch a message (their callbacks in the order topod sent
+ * them), else send the Ping that is due and wait for the next event. 0,
+ * or a negative errno of the bus. */
+int topod_live_step(struct topod_live *l);
+static inline bool topod_live_gone(const struct topod_live *l)
+{
+	return l->silent || l->vanished;
+}
+/* seconds since topod last answered */
+double topod_live_silent_s(const struct topod_live *l);
+uint64_t topod_mono_usec(void);
+
+/* status.c: Status()'s answer */
+struct topod_status {
+	char layout[32], reason[160], pending[32], state[32], phase[32];
+	char target[32], last_error[512], committed[32], platform[80];
+	char method[16], apply[16], bmc[256];
+	uint64_t generation, module_generation;
+	uint32_t gpus;
+};
+/* 0, or a negative errno of sd-bus (a malformed answer) */
+int topod_read_status(sd_bus_message *m, struct topod_status *s);
+
 /* status.c: load libsystemd, connect to the system bus and check that
  * topod is there; prints the reason and returns 1 otherwise. Called before
  * any other sd_bus_* function. */

@@ -119,6 +119,10 @@
 #define TOPOD_DBUS_OBJECT	"/org/freedesktop/DBus"
 #define TOPOD_DBUS_IFACE	"org.freedesktop.DBus"
 #define TOPOD_DBUS_NAME_HAS_OWNER	"NameHasOwner"
+/* every sd-bus peer answers Ping from its event loop, touching nothing
+ * else: topoctl's probe of whether topod still answers (cli/topod-live.c) */
+#define TOPOD_PEER_IFACE	"org.freedesktop.DBus.Peer"
+#define TOPOD_PEER_PING		"Ping"
 
 /* topod's unit, asked (systemd's D-Bus API, readable by anyone) why topod
  * is not running: topoctl's message. ExecCondition's skip (a node whose

@@ -33,6 +33,10 @@
 # first cause; the next start tries again; once the GPU is back, rolled
 # back); a GPU back on a narrower link (Verify, rolled back); and a kill at
 # the point where a failed rollback has marked its journal.
+# Then topoctl against a topod held (SIGSTOP) mid-switch: set and status
+# say it is not answering (exit 4, -j too), and the switch commits once it
+# goes on; killed mid-switch: set says it went away; a switch held past
+# D-Bus's 25 s default timeout (a hung BMC job) followed to its end.
 # Then a journal unreadable at start (kept aside, not overwritten); the
 # state dir cannot take the journal (a tmpfs of its own: full,
 # read-only, not writable): refused in preflight and by the dry run; a
@@ -500,6 +504,92 @@ ok "$([[ $rc != 0 && $(<"$D/set.out") == *CAP_SYS_ADMIN* && ! -e $S/job && ! -s 
 	$(st | jq -r '"\(.layout) \(.state)"') == "$from idle" ]] && echo 0 || echo 1)" \
 	"no CAP_SYS_ADMIN: the switch is refused in preflight, naming CAP_SYS_ADMIN; nothing journalled, detached, unbound or selected"
 rm -f "$S/fake-no-slot"
+restart
+
+# --- the client tells the truth (issue 24): topoctl set follows the switch
+# by topod's signals, with no timeout of its own, and pings topod meanwhile
+# (cli/topod-live.c). topod held at bmc (--test-fault :stop, a SIGSTOP: it
+# answers nothing while held, as a topod stopped by hand): set says topod
+# is not answering and that the switch may still be running, exit 4, and
+# -j says the same in its JSON; status says so too (exit 4), with the
+# module's layout; once topod goes on, the switch commits. Killed there:
+# set says topod went away. TOPOCTL_PROBE_MS (tests only) makes a Ping's
+# timeout 0.2 s, six of them 1.2 s, where topoctl allows 6 x 5 s.
+from=$(name "$(bmc_current)") to=$(other)
+down
+TOPOD_ARGS="--test-fault bmc:1:stop" topod_start "$D"
+TOPOCTL_PROBE_MS=200 "$TOPOCTL" set "$to" --force >"$D/set.out" 2>&1 &
+spid=$!
+wait_for 30 stopped
+wait "$spid"; rc=$?
+sed 's/^/# /' "$D/set.out"
+ok "$([[ $rc == 4 && $(<"$D/set.out") == *"topoctl: topod is not answering (no answer for "*" s); the switch to $to may still be running (topoctl status)"* &&
+	$(<"$D/set.out") != *failed* ]] && stopped && echo 0 || echo 1)" \
+	"topod stopped mid-switch ($from -> $to, held at bmc): set says topod is not answering and the switch may still be running, exit 4, not that it failed"
+json=$(TOPOCTL_PROBE_MS=200 "$TOPOCTL" -j set "$to" --force 2>/dev/null); rc=$?
+ok "$([[ $rc == 4 ]] && jq -e --arg to "$to" '.outcome == "not-answering" and .exit == 4 and .layout == $to and
+	(.error | test("^topod is not answering .*; the switch to [a-z]+ may still be running \\(topoctl status\\)$"))' <<<"$json" >/dev/null &&
+	stopped && echo 0 || echo 1)" "topod stopped: -j set says the same in one JSON object on stdout (outcome not-answering, exit 4)"
+echo "# $json"
+out=$(TOPOCTL_PROBE_MS=200 "$TOPOCTL" status 2>&1); rc=$?
+sed 's/^/# /' <<<"$out"
+ok "$([[ $rc == 4 && $out == *"topoctl: topod is not answering (no answer for "*"a switch may be in flight"* &&
+	$out == *"State:       unknown: topod is not answering"* && $out == *"Module:      "* ]] && stopped && echo 0 || echo 1)" \
+	"topod stopped: status says topod is not answering, exit 4, and shows the module's layout"
+json=$(TOPOCTL_PROBE_MS=200 "$TOPOCTL" -j status 2>/dev/null); rc=$?
+ok "$([[ $rc == 4 ]] && jq -e '.answering == false and .exit == 4 and has("module_layout") and
+	(has("state") or has("layout") | not)' <<<"$json" >/dev/null && stopped && echo 0 || echo 1)" \
+	"topod stopped: -j status says so in JSON (answering false, exit 4), the module's layout under a key of its own"
+echo "# $json"
+kill -CONT "$(pid)"
+settle idle
+s=$(st)
+ok "$([[ $(jq -r '"\(.layout) \(.state) \(.committed_layout)"' <<<"$s") == "$to idle $to" && $(bmc_current) == $(code "$to") ]] &&
+	echo 0 || echo 1)" "topod going on again: the switch it was told of commits ($to, idle, committed $to)"
+# killed at the same point: its bus name goes, set says so at once (a
+# Ping's timeout of 20 s here: nothing but the name can end the wait)
+from=$(name "$(bmc_current)") to=$(other)
+down
+TOPOD_ARGS="--test-fault bmc:1:stop" topod_start "$D"
+TOPOCTL_PROBE_MS=20000 "$TOPOCTL" set "$to" --force >"$D/set.out" 2>&1 &
+spid=$!
+wait_for 30 stopped
+down KILL
+wait "$spid"; rc=$?
+sed 's/^/# /' "$D/set.out"
+ok "$([[ $rc == 4 && $(<"$D/set.out") == *"topoctl: topod exited during the switch to $to; it finishes or rolls back at its next start, from its journal (topoctl status)"* ]] &&
+	echo 0 || echo 1)" "topod killed mid-switch ($from -> $to, held at bmc): set says topod went away and its journal decides at its next start, exit 4"
+TOPOD_ARGS='' topod_start "$D"
+settle idle
+after "killed mid-switch, set following" "$from" "topod stopped in phase bmc of the switch from $from to $to*" "names the kill"
+# longer than D-Bus's 25 s default timeout, topod answering all along: the
+# BMC's job held busy (pcitopo_hang) past 25 s, within a budget of 40 s;
+# set follows it to the end. The wait is the duration under test, the state
+# held meanwhile, not a window hoped for.
+from=$(name "$(bmc_current)") to=$(other)
+jid=$(sed -n 's/^job_id=//p' "$PCITOPO_BMC_STATE")
+down
+sed -i 's/bmc_job_ms = [0-9]*/bmc_job_ms = 40000/' "$D/platform.conf"
+TOPOD_ARGS='' topod_start "$D"
+console pcitopo_hang
+"$TOPOCTL" set "$to" --force >"$D/set.out" 2>&1 &
+spid=$!
+busy() { [[ $(sed -n 's/^job_id=//p' "$PCITOPO_BMC_STATE") == $((jid % 255 + 1)) &&
+	$(sed -n 's/^job_state=//p' "$PCITOPO_BMC_STATE") == 1 ]]; }
+wait_for 30 busy
+t0=$(date +%s)
+sleep 26
+ok "$(busy && kill -0 "$spid" 2>/dev/null && [[ $(<"$D/set.out") != *"bmc  "*done* ]] && echo 0 || echo 1)" \
+	"a BMC job held busy for $(($(date +%s) - t0)) s ($from -> $to): set still follows the switch, no D-Bus timeout"
+console pcitopo_unhang
+wait "$spid"; rc=$?
+sed 's/^/# /' "$D/set.out"
+secs=$(sed -n 's/^  bmc  *done  *\([0-9.]*\) s.*/\1/p' "$D/set.out")
+ok "$([[ $rc == 0 && $(<"$D/set.out") == *"$to: done in "* ]] && awk -v s="${secs:-0}" 'BEGIN { exit !(s > 25) }' && echo 0 || echo 1)" \
+	"the held job released: set follows it to the end, exit 0, the bmc phase done in ${secs:-?} s (over 25 s)"
+after "a switch longer than 25 s" "$to" "" "empty"
+down
+sed -i 's/bmc_job_ms = [0-9]*/bmc_job_ms = 8000/' "$D/platform.conf"
 restart
 
 # --- a journal that cannot be read at start (issue 24): kept aside, with
