@@ -467,9 +467,9 @@ r=$(g 600 "$seed"'
 		done
 		return 1
 	}
-	a0=$(date +%s); apt-get install -y "$OUT/pcitopo_${V}_amd64.deb" "$OUT/pcitopo-dkms_${V}_all.deb" \
-		"$OUT/pcitopo-slurm_${V}_amd64.deb" >/tmp/apt.log 2>&1
-	echo "apt=$?"; echo "tapt=$(($(date +%s) - a0))"; tail -n 15 /tmp/apt.log | sed "s/^/log=/"
+	tests/vm/guest/apt-timed.sh /tmp/apt.log apt-get install -y "$OUT/pcitopo_${V}_amd64.deb" "$OUT/pcitopo-dkms_${V}_all.deb" \
+		"$OUT/pcitopo-slurm_${V}_amd64.deb"
+	echo "apt=$?"; tail -n 15 /tmp/apt.log | sed "s/^/log=/"
 	echo "spath=$(systemctl is-enabled pcitopo-slurm-reconfig.path) $(systemctl is-active pcitopo-slurm-reconfig.path)"
 	echo "dkms=$(dkms status pcitopo | tr -d ,)"
 	echo "mod=$(cat /sys/module/pcitopo/version 2>&1)"
@@ -549,7 +549,7 @@ EOC
 	echo "layout=$(cat /sys/kernel/pcitopo/layout) $(cat /sys/kernel/pcitopo/count_gpus)"
 	echo "labels=$(sed -n "s|^pcitopo.feature.node.kubernetes.io/layout=||p;s|^pcitopo.feature.node.kubernetes.io/state=||p" "$nfd/pcitopo" | tr "\n" " ")"
 ')
-echo "# install: $((SECONDS - t0)) s (apt-get $(get tapt) s)"
+echo "# install: $((SECONDS - t0)) s (apt-get $(get tapt) s; longest: $(get slow))"
 ok "$(is "$(get apt)" 0)" "apt-get install ./pcitopo_$V ./pcitopo-dkms_$V ./pcitopo-slurm_$V: no network, every dependency there" "$r"
 ok "$(is "$(get spath)" "enabled active")" "pcitopo-slurm: the reload path unit enabled and watching (helpers.conf there)" "$(get spath)"
 ok "$(is "$(get dkms)" "pcitopo/$V $kver x86_64: installed")" "dkms status: pcitopo/$V installed for $kver" "$(get dkms)"
@@ -595,9 +595,9 @@ t0=$SECONDS
 r=$(g 300 '
 	export DEBIAN_FRONTEND=noninteractive
 	before=$(systemctl show -P ExecMainPID topod.service)
-	a0=$(date +%s); apt-get install -y "$OUT/pcitopo_${V2}_amd64.deb" "$OUT/pcitopo-dkms_${V2}_all.deb" \
-		"$OUT/pcitopo-slurm_${V2}_amd64.deb" >/tmp/apt.log 2>&1
-	echo "apt=$?"; echo "tapt=$(($(date +%s) - a0))"; tail -n 15 /tmp/apt.log | sed "s/^/log=/"
+	tests/vm/guest/apt-timed.sh /tmp/apt.log apt-get install -y "$OUT/pcitopo_${V2}_amd64.deb" "$OUT/pcitopo-dkms_${V2}_all.deb" \
+		"$OUT/pcitopo-slurm_${V2}_amd64.deb"
+	echo "apt=$?"; tail -n 15 /tmp/apt.log | sed "s/^/log=/"
 	echo "ver=$(dpkg-query -W -f="\${Version} " pcitopo pcitopo-dkms pcitopo-slurm)"
 	echo "tv=$(topoctl -V) / $(topod --version)"
 	echo "conf=$(grep -c emulated-mux /etc/pcitopo/topod.conf)"
@@ -606,7 +606,7 @@ r=$(g 300 '
 	echo "dkms=$(dkms status pcitopo | tr -d , | tr "\n" " ")"
 	echo "uplabels=$(sed -n "s|^pcitopo.feature.node.kubernetes.io/layout=||p" /etc/kubernetes/node-feature-discovery/features.d/pcitopo)"
 ')
-echo "# upgrade: $((SECONDS - t0)) s (apt-get $(get tapt) s)"
+echo "# upgrade: $((SECONDS - t0)) s (apt-get $(get tapt) s; longest: $(get slow))"
 ok "$(is "$(get apt) $(get ver)" "0 $V2 $V2 $V2 ")" "apt-get install of $V2 upgrades all three" "$r"
 ok "$(is "$(get tv)" "topoctl $V2 (pcitopo genl version 1) / topod $V2")" "topoctl -V, topod --version: $V2"
 ok "$(is "$(get conf)" 1)" "the edited /etc/pcitopo/topod.conf is kept (conffile)"
@@ -618,7 +618,7 @@ ok "$(is "$(get uplabels)" cascade)" "the upgrade keeps the node labels (the new
 t0=$SECONDS
 r=$(g 300 '
 	export DEBIAN_FRONTEND=noninteractive
-	a0=$(date +%s); apt-get remove -y pcitopo pcitopo-dkms pcitopo-slurm >/tmp/apt.log 2>&1; echo "apt=$?"; echo "tapt=$(($(date +%s) - a0))"
+	tests/vm/guest/apt-timed.sh /tmp/apt.log apt-get remove -y pcitopo pcitopo-dkms pcitopo-slurm; echo "apt=$?"
 	tail -n 10 /tmp/apt.log | sed "s/^/log=/"
 	echo "topod=$(systemctl is-active topod.service)"
 	echo "mod=$([ -d /sys/module/pcitopo ] && echo loaded || echo unloaded)"
@@ -627,11 +627,11 @@ r=$(g 300 '
 	# what the cluster would still read: any pcitopo label in features.d
 	nfd=/etc/kubernetes/node-feature-discovery/features.d
 	echo "rmlabels=$(cat "$nfd"/* "$nfd"/.??* 2>/dev/null | grep -c "^pcitopo\.feature\.node\.kubernetes\.io/") $(ls -A "$nfd" | tr "\n" " ")"
-	a0=$(date +%s); apt-get purge -y pcitopo pcitopo-dkms pcitopo-slurm >/tmp/apt.log 2>&1; echo "purge=$?"; echo "tpurge=$(($(date +%s) - a0))"
+	tests/vm/guest/apt-timed.sh /tmp/apt.log apt-get purge -y pcitopo pcitopo-dkms pcitopo-slurm | sed -e "s/^tapt=/papt=/" -e "s/^slow=/pslow=/"; echo "purge=${PIPESTATUS[0]}"
 	echo "gone=$([ -e /etc/pcitopo/topod.conf ] && echo conf)$([ -e /var/lib/pcitopo ] && echo state)$(dkms status pcitopo)"
 	echo "purgelabels=$(ls -A "$nfd" | grep -c pcitopo)"
 ')
-echo "# remove, purge: $((SECONDS - t0)) s (apt-get remove $(get tapt) s, purge $(get tpurge) s)"
+echo "# remove, purge: $((SECONDS - t0)) s (apt-get remove $(get tapt) s, longest: $(get slow); purge $(get papt) s, longest: $(get pslow))"
 ok "$(is "$(get apt) $(get topod) $(get mod) $(get ko)" "0 inactive unloaded 0")" \
 	"apt-get remove: topod stopped, pcitopo.ko unloaded and removed" "$(grep -E '^(apt|topod|mod|ko|log)=' <<<"$r")"
 ok "$([[ $(get kept) =~ ^1\ [1-9] ]] && echo 0 || echo 1)" \
