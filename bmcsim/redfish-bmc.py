@@ -24,7 +24,8 @@ committed). What it serves, as DMTF's schemas name it:
   /redfish/v1/Fabrics/PCIe/Endpoints   GPU0..GPU7
   /redfish/v1/Fabrics/PCIe/Zones/ID    one zone per host port, Links.Endpoints
                                        the GPUs wired to it: PATCH with
-                                       If-Match (ETag per zone), or
+                                       If-Match (ETag per zone; required
+                                       with --require-if-match), or
                                        Actions/Zone.AddEndpoint and
                                        Zone.RemoveEndpoint ({"Endpoint":
                                        {"@odata.id": ...}}, ZoneETag checked
@@ -46,7 +47,8 @@ the next N TaskMonitors end in TaskState Exception, nothing applied;
 nothing happens (no power cycle, nothing applied); {"reject_value": N} the
 next N Bios/Settings PATCHes are refused (400 PropertyValueConflict),
 though the registry allows the value. etag_race and busy hold for the
-zones too (their PATCH; the fabric's resources). GET /_sim/log: one line per session created,
+zones too (their PATCH; the fabric's resources); {"etag_race_skip": N}
+lets N zone PATCHes through before the race. GET /_sim/log: one line per session created,
 deleted or expired, per PATCH, zone change and reset (also --log FILE).
 
 --state FILE writes "current=CODE", the layout code tests/topod's stand-in
@@ -138,6 +140,7 @@ class State:
         self.task_fail = 0
         self.reset_noop = 0
         self.reject_value = 0
+        self.etag_race_skip = 0
         code = CODES.get(a.current_zones or "", 1)
         self.zones = {z: list(e) for z, e in ZONE_LAYOUTS[code].items()}
         self.zone_etag = {z: 1 for z in ZONES}
@@ -274,7 +277,8 @@ class Handler(BaseHTTPRequestHandler):
             b = self.body() or {}
             with st.lock:
                 for k in ("etag_race", "busy", "reset_busy", "expire_after",
-                          "task_fail", "reset_noop", "reject_value"):
+                          "task_fail", "reset_noop", "reject_value",
+                          "etag_race_skip"):
                     if k in b:
                         setattr(st, k, int(b[k]))
             return self.reply(204)
@@ -549,12 +553,19 @@ class Handler(BaseHTTPRequestHandler):
                 [("ETag", etag)])
         if method == "PATCH" and not action:
             b = self.body()
-            if st.etag_race:
+            if st.etag_race and st.etag_race_skip:
+                st.etag_race_skip -= 1      # this one still goes through
+            elif st.etag_race:
                 # another client changed the zone since ours read it
                 st.etag_race -= 1
                 st.zone_etag[zone] += 1
                 etag = 'W/"z%d"' % st.zone_etag[zone]
             want = self.headers.get("If-Match")
+            if not want and st.a.require_if_match:
+                return self.error(428, message(
+                    "PreconditionRequired", "A precondition header or "
+                    "annotation is required to change the resource at the "
+                    "URI '%s'." % zpath))
             if want and want != etag:
                 st.note("zone %s PATCH refused: If-Match %s, ETag %s" %
                         (zone, want, etag))
@@ -577,9 +588,8 @@ class Handler(BaseHTTPRequestHandler):
                     new.append(eid)
             for eid in new:
                 if eid not in st.zones[zone]:
-                    refusal = self.in_use(st, zone, eid)
-                    if refusal:
-                        return refusal
+                    if self.in_use(st, zone, eid):
+                        return None
             st.zone_change(zone, new, "PATCH")
             return self.reply(204)
         if method == "POST" and action in ("Actions/Zone.AddEndpoint",
@@ -596,9 +606,8 @@ class Handler(BaseHTTPRequestHandler):
             cur = list(st.zones[zone])
             if action.endswith("AddEndpoint"):
                 if eid not in cur:
-                    refusal = self.in_use(st, zone, eid)
-                    if refusal:
-                        return refusal
+                    if self.in_use(st, zone, eid):
+                        return None
                     cur.append(eid)
                 st.zone_change(zone, cur, "AddEndpoint " + eid)
             else:
@@ -627,15 +636,16 @@ class Handler(BaseHTTPRequestHandler):
 
     def in_use(self, st, zone, eid):
         """a PCIe endpoint is wired to one host port: in another zone it
-        cannot be added to this one"""
+        cannot be added to this one (True: refused, answered)"""
         for z, eps in st.zones.items():
             if z != zone and eid in eps:
                 st.note("zone %s: %s refused, in zone %s" % (zone, eid, z))
-                return self.error(400, message(
+                self.error(400, message(
                     "ResourceInUse", "The change to the requested resource "
                     "failed because the resource is in use or in "
                     "transition.", sev="Critical"))
-        return None
+                return True
+        return False
 
     def missing(self, method, path):
         return self.error(404 if method == "GET" else 405, message(
@@ -684,7 +694,8 @@ def main():
                     help="/redfish/v1 answers JSON that is not a "
                     "ServiceRoot")
     ap.add_argument("--require-if-match", action="store_true",
-                    help="refuse a Settings PATCH without If-Match (428)")
+                    help="refuse a Settings or zone PATCH without If-Match "
+                    "(428)")
     ap.add_argument("--task", type=int, default=0,
                     help="a reset answers 202 and its TaskMonitor 202 "
                     "this many times before it is done")
