@@ -385,6 +385,34 @@ conf "$D/z-badfab-topod.conf" "$D/z-badfab.conf" "ca_file = \"$D/tls/ca.pem\";"
 out=$("$TOPOD_PLAIN" --check --config "$D/z-badfab-topod.conf" 2>&1); rc=$?
 ok "$([[ $rc == 1 && $out == *'redfish.fabric "NVLink": the BMC has no such fabric (platform emulated-redfish-zones); it has: PCIe'* ]] && echo 0 || echo 1)" \
 	"--check: a fabric the BMC does not have is refused, naming the fabrics it has" "$out"
+# the zone form's rules in the platform file, refused before any request
+zplat() { # APPLY BALANCE-ZONES COMMON-ZONES [COMMON'S OTHER KEYS]
+	sed -n '1,/^layouts = {/p' "$ZPLAT" | sed "s/^apply = .*/apply = \"$1\";/"
+	printf '\tbalance = { gpus = 8; zones = ( %s ); };\n' "$2"
+	printf '\tcommon = { gpus = 8; %s zones = ( %s ); };\n};\n' "${4:-}" "$3"
+	sed -n '/^# GPU4-7/,$p' "$ZPLAT"
+}
+za='{ zone = "A"; endpoints = [ "GPU0" ]; }, { zone = "B"; endpoints = [ ]; }'
+zb='{ zone = "A"; endpoints = [ ]; }, { zone = "B"; endpoints = [ "GPU0" ]; }'
+zbad=()
+zplat power-cycle "$za" "$zb" >"$D/zr1.conf"
+zbad+=('zr1:apply must be "online"')
+zplat online "$za" '{ zone = "A"; endpoints = [ ]; }' >"$D/zr2.conf"
+zbad+=('zr2:layouts.common.zones: no zone "B" (every layout names the same zones)')
+zplat online "$za" "$za" >"$D/zr3.conf"
+zbad+=('zr3:layouts: balance and common have the same zones')
+zplat online "$za" "$zb" 'bios_attribute = "PCIeTopology"; value = "Common";' >"$D/zr4.conf"
+zbad+=('zr4:layouts.common: zones (the zone form) or bios_attribute and value (the BIOS form), not both')
+zplat online "$za" '{ zone = "A"; endpoints = [ "GPU0", "GPU0" ]; }, { zone = "B"; endpoints = [ ]; }' >"$D/zr5.conf"
+zbad+=('zr5:layouts.common: zone "A": endpoint "GPU0" named twice')
+zfail=""
+for zc in "${zbad[@]}"; do
+	conf "$D/zr-topod.conf" "$D/${zc%%:*}.conf" "ca_file = \"$D/tls/ca.pem\";"
+	out=$("$TOPOD_PLAIN" --check --config "$D/zr-topod.conf" 2>&1)
+	[[ $out == *"${zc#*:}"* ]] || zfail+=" ${zc%%:*}: $out"
+done
+ok "$([[ -z $zfail ]] && echo 0 || echo 1)" \
+	"the zone form's platform file refused: apply not online, a layout without one of the zones, two layouts alike, both forms in a layout, an endpoint twice in a zone" "$zfail"
 printf 'bmc = { transport = "redfish"; url = "%s"; creds = "%s"; ca_file = "%s"; };\n' \
 	"$URL" "$D/creds" "$D/tls/ca.pem" >"$D/z-discover.conf"
 out=$("$TOPOD_PLAIN" --discover-redfish --config "$D/z-discover.conf" 2>&1); rc=$?
