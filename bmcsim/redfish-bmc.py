@@ -48,7 +48,8 @@ nothing happens (no power cycle, nothing applied); {"reject_value": N} the
 next N Bios/Settings PATCHes are refused (400 PropertyValueConflict),
 though the registry allows the value. etag_race and busy hold for the
 zones too (their PATCH; the fabric's resources); {"etag_race_skip": N}
-lets N zone PATCHes through before the race. GET /_sim/log: one line per session created,
+lets N zone PATCHes through before the race; {"patch_busy": N} the next N
+zone PATCHes are answered 503, after {"patch_busy_skip": M} let through. GET /_sim/log: one line per session created,
 deleted or expired, per PATCH, zone change and reset (also --log FILE).
 
 --state FILE writes "current=CODE", the layout code tests/topod's stand-in
@@ -141,6 +142,8 @@ class State:
         self.reset_noop = 0
         self.reject_value = 0
         self.etag_race_skip = 0
+        self.patch_busy = 0
+        self.patch_busy_skip = 0
         code = CODES.get(a.current_zones or "", 1)
         self.zones = {z: list(e) for z, e in ZONE_LAYOUTS[code].items()}
         self.zone_etag = {z: 1 for z in ZONES}
@@ -278,7 +281,8 @@ class Handler(BaseHTTPRequestHandler):
             with st.lock:
                 for k in ("etag_race", "busy", "reset_busy", "expire_after",
                           "task_fail", "reset_noop", "reject_value",
-                          "etag_race_skip"):
+                          "etag_race_skip", "patch_busy",
+                          "patch_busy_skip"):
                     if k in b:
                         setattr(st, k, int(b[k]))
             return self.reply(204)
@@ -553,6 +557,16 @@ class Handler(BaseHTTPRequestHandler):
                 [("ETag", etag)])
         if method == "PATCH" and not action:
             b = self.body()
+            if st.patch_busy and st.patch_busy_skip:
+                st.patch_busy_skip -= 1     # this one still goes through
+            elif st.patch_busy:
+                # a BMC busy with the fabric: refused before it acted
+                st.patch_busy -= 1
+                st.note("zone %s PATCH: 503" % zone)
+                return self.error(503, message(
+                    "ServiceTemporarilyUnavailable", "The service is "
+                    "temporarily unavailable.  Retry in 1 seconds.",
+                    ["1"], "Critical"), headers=[("Retry-After", "1")])
             if st.etag_race and st.etag_race_skip:
                 st.etag_race_skip -= 1      # this one still goes through
             elif st.etag_race:
