@@ -20,6 +20,19 @@ committed). What it serves, as DMTF's schemas name it:
   /redfish/v1/Registries/BiosAttributeRegistry[/...json]
                                        the AttributeRegistry: names, display
                                        names, help text, allowed values
+  /redfish/v1/Fabrics/PCIe             the zone form (Fabric, Zone v1_6_0):
+  /redfish/v1/Fabrics/PCIe/Endpoints   GPU0..GPU7
+  /redfish/v1/Fabrics/PCIe/Zones/ID    one zone per host port, Links.Endpoints
+                                       the GPUs wired to it: PATCH with
+                                       If-Match (ETag per zone; required
+                                       with --require-if-match), or
+                                       Actions/Zone.AddEndpoint and
+                                       Zone.RemoveEndpoint ({"Endpoint":
+                                       {"@odata.id": ...}}, ZoneETag checked
+                                       where sent); applied at once (online).
+                                       An endpoint is in one zone at a time:
+                                       adding it to a second is refused
+                                       (400 ResourceInUse)
 Errors carry @Message.ExtendedInfo, as Redfish's Base registry words them.
 
 Fault knobs, for the tests (POST /_sim/fault, JSON, no authentication; the
@@ -29,12 +42,20 @@ for the system (/redfish/v1/Systems/...) are answered 503 as by a BMC
 whose host is resetting; {"reset_busy": N} a reset is followed by N such
 answers; {"expire_after": N} after N more requests with a session's
 token, every session is dropped (401 for their tokens); {"task_fail": N}
-the next N TaskMonitors end in TaskState Exception, nothing applied. GET /_sim/log: one line per session created,
-deleted or expired, per PATCH and reset (also --log FILE).
+the next N TaskMonitors end in TaskState Exception, nothing applied;
+{"reset_noop": N} the next N resets are answered as done (204) and
+nothing happens (no power cycle, nothing applied); {"reject_value": N} the
+next N Bios/Settings PATCHes are refused (400 PropertyValueConflict),
+though the registry allows the value. etag_race and busy hold for the
+zones too (their PATCH; the fabric's resources); {"etag_race_skip": N}
+lets N zone PATCHes through before the race; {"patch_busy": N} the next N
+zone PATCHes are answered 503, after {"patch_busy_skip": M} let through. GET /_sim/log: one line per session created,
+deleted or expired, per PATCH, zone change and reset (also --log FILE).
 
---state FILE writes "current=CODE" (the layout code of the topology
-attribute's value in effect, tests/topod's stand-in reads it), at start
-and at every reset.
+--state FILE writes "current=CODE", the layout code tests/topod's stand-in
+reads: with --form bios (the default) that of the topology attribute's
+value in effect, at start and at every reset; with --form zones that of
+the zones' endpoints (ZONE_LAYOUTS), at start and at every zone change.
 """
 import argparse
 import base64
@@ -76,6 +97,23 @@ REGISTRY = [
 
 BASE = "Base.1.16.0."
 
+# The zone form: the emulated server's PCIe fabric, one zone per host
+# port (as H3 Platform's Falcon has them); GPU4-7, behind switch 1, are
+# wired to one of them, which is the layout.
+FABRIC = "PCIe"
+ENDPOINTS = ["GPU%d" % i for i in range(8)]
+ZONES = ["CPU0-RP0", "CPU0-RP1", "CPU1-RP0"]
+LOW = ENDPOINTS[:4]
+HIGH = ENDPOINTS[4:]
+# the layout code of each wiring (switch 1 under CPU1: balance; under
+# CPU0's second root port: common; chained behind switch 0: cascade)
+ZONE_LAYOUTS = {
+    1: {"CPU0-RP0": LOW, "CPU0-RP1": [], "CPU1-RP0": HIGH},
+    2: {"CPU0-RP0": LOW, "CPU0-RP1": HIGH, "CPU1-RP0": []},
+    3: {"CPU0-RP0": LOW + HIGH, "CPU0-RP1": [], "CPU1-RP0": []},
+}
+FAB = "/redfish/v1/Fabrics/" + FABRIC
+
 
 def message(mid, text, args=(), sev="Warning"):
     return {"MessageId": BASE + mid, "Message": text,
@@ -101,6 +139,14 @@ class State:
         self.etag_race = 0
         self.expire_after = 0
         self.task_fail = 0
+        self.reset_noop = 0
+        self.reject_value = 0
+        self.etag_race_skip = 0
+        self.patch_busy = 0
+        self.patch_busy_skip = 0
+        code = CODES.get(a.current_zones or "", 1)
+        self.zones = {z: list(e) for z, e in ZONE_LAYOUTS[code].items()}
+        self.zone_etag = {z: 1 for z in ZONES}
         self.log = []
         self.write_state()
 
@@ -110,11 +156,28 @@ class State:
             with open(self.a.log, "a", encoding="utf-8") as f:
                 f.write(line + "\n")
 
+    def zone_code(self):
+        """the layout the zones' endpoints are (0: none of them)"""
+        for code, want in ZONE_LAYOUTS.items():
+            if all(sorted(self.zones[z]) == sorted(e)
+                   for z, e in want.items()):
+                return code
+        return 0
+
     def write_state(self):
         if self.a.state:
+            code = self.zone_code() if self.a.form == "zones" else \
+                CODES.get(self.current[TOPO], 0)
             with open(self.a.state + ".tmp", "w", encoding="utf-8") as f:
-                f.write("current=%d\n" % CODES.get(self.current[TOPO], 0))
+                f.write("current=%d\n" % code)
             os.replace(self.a.state + ".tmp", self.a.state)
+
+    def zone_change(self, zone, endpoints, how):
+        """online: the wiring changes now, and the stand-in sees it"""
+        self.zones[zone] = endpoints
+        self.zone_etag[zone] += 1
+        self.write_state()
+        self.note("zone %s %s: %s" % (zone, how, ",".join(endpoints)))
 
     def apply(self):
         self.current.update(self.pending)
@@ -199,7 +262,8 @@ class Handler(BaseHTTPRequestHandler):
         with st.lock:
             # the system's resources, not the service's: its sessions
             # and TaskMonitors answer while the host resets
-            if st.busy > 0 and path.startswith("/redfish/v1/Systems"):
+            if st.busy > 0 and (path.startswith("/redfish/v1/Systems") or
+                                path.startswith("/redfish/v1/Fabrics")):
                 st.busy -= 1
                 if method != "GET" and self.headers.get("Content-Length"):
                     self.rfile.read(int(self.headers["Content-Length"]))
@@ -216,7 +280,9 @@ class Handler(BaseHTTPRequestHandler):
             b = self.body() or {}
             with st.lock:
                 for k in ("etag_race", "busy", "reset_busy", "expire_after",
-                          "task_fail"):
+                          "task_fail", "reset_noop", "reject_value",
+                          "etag_race_skip", "patch_busy",
+                          "patch_busy_skip"):
                     if k in b:
                         setattr(st, k, int(b[k]))
             return self.reply(204)
@@ -233,6 +299,7 @@ class Handler(BaseHTTPRequestHandler):
                     "Id": "RootService", "Name": "Root Service",
                     "RedfishVersion": "1.15.0",
                     "Systems": {"@odata.id": "/redfish/v1/Systems"},
+                    "Fabrics": {"@odata.id": "/redfish/v1/Fabrics"},
                     "Registries": {"@odata.id": "/redfish/v1/Registries"}}
             if not st.a.no_sessions:
                 root["SessionService"] = {
@@ -309,6 +376,12 @@ class Handler(BaseHTTPRequestHandler):
                     "the parameter ResetType in the action "
                     "ComputerSystem.Reset is not in the list of acceptable "
                     "values." % rt, [str(rt)]))
+            if st.reset_noop:
+                # accepted, and then nothing: no power cycle, nothing
+                # applied (a BMC whose host ignored the request)
+                st.reset_noop -= 1
+                st.note("reset %s accepted, not performed" % rt)
+                return self.reply(204)
             if st.a.task:
                 tid = st.next_task
                 st.next_task += 1
@@ -341,6 +414,8 @@ class Handler(BaseHTTPRequestHandler):
                         "the time allowed.", sev="Critical")]})
             st.apply()
             return self.reply(204)
+        if path == "/redfish/v1/Fabrics" or path.startswith(FAB):
+            return self.fabrics(st, method, path)
         if method == "GET" and path == "/redfish/v1/Registries":
             return self.reply(200, {"Members": [{
                 "@odata.id": "/redfish/v1/Registries/BiosAttributeRegistry"
@@ -399,6 +474,17 @@ class Handler(BaseHTTPRequestHandler):
             return self.error(400, message("MalformedJSON", "The request "
                                            "body submitted was malformed "
                                            "JSON."))
+        if st.reject_value:
+            # the registry allows the value, this BMC refuses it now (a
+            # firmware rule the registry does not state)
+            st.reject_value -= 1
+            k = sorted(b["Attributes"])[0] if b["Attributes"] else TOPO
+            st.note("PATCH rejected: %s" % k)
+            return self.error(400, message(
+                "PropertyValueConflict", "The property '%s' could not be "
+                "written because its value would conflict with the value "
+                "of the 'SriovGlobalEnable' property." % k,
+                [k, "SriovGlobalEnable"]))
         regs = {e["AttributeName"]: e for e in REGISTRY}
         for k, v in b["Attributes"].items():
             if k not in regs:
@@ -418,6 +504,167 @@ class Handler(BaseHTTPRequestHandler):
         st.etag += 1
         st.note("PATCH %s" % json.dumps(b["Attributes"], sort_keys=True))
         return self.reply(204)
+
+    # --- the zone form -------------------------------------------------
+    def fabrics(self, st, method, path):
+        ep_base = FAB + "/Endpoints/"
+        zone_base = FAB + "/Zones/"
+        if method == "GET" and path == "/redfish/v1/Fabrics":
+            return self.reply(200, {
+                "@odata.id": path, "Name": "Fabrics",
+                "@odata.type": "#FabricCollection.FabricCollection",
+                "Members": [{"@odata.id": FAB}], "Members@odata.count": 1})
+        if method == "GET" and path == FAB:
+            return self.reply(200, {
+                "@odata.id": FAB, "@odata.type": "#Fabric.v1_3_0.Fabric",
+                "Id": FABRIC, "Name": "PCIe fabric", "FabricType": "PCIe",
+                "MaxZones": len(ZONES),
+                "Zones": {"@odata.id": FAB + "/Zones"},
+                "Endpoints": {"@odata.id": FAB + "/Endpoints"}})
+        if method == "GET" and path in (FAB + "/Zones", FAB + "/Endpoints"):
+            names = ZONES if path.endswith("Zones") else ENDPOINTS
+            return self.reply(200, {
+                "@odata.id": path, "Name": path.rsplit("/", 1)[1],
+                "Members": [{"@odata.id": path + "/" + n} for n in names],
+                "Members@odata.count": len(names)})
+        if method == "GET" and path.startswith(ep_base) and \
+                path[len(ep_base):] in ENDPOINTS:
+            eid = path[len(ep_base):]
+            return self.reply(200, {
+                "@odata.id": path, "@odata.type": "#Endpoint.v1_8_0.Endpoint",
+                "Id": eid, "Name": eid, "EndpointProtocol": "PCIe",
+                "ConnectedEntities": [{"EntityType": "Processor",
+                                       "EntityRole": "Target"}]})
+        if not path.startswith(zone_base):
+            return self.missing(method, path)
+        zone, _, action = path[len(zone_base):].partition("/")
+        if zone not in ZONES:
+            return self.missing(method, path)
+        zpath = zone_base + zone
+        etag = 'W/"z%d"' % st.zone_etag[zone]
+        if method == "GET" and not action:
+            return self.reply(200, {
+                "@odata.id": zpath, "@odata.type": "#Zone.v1_6_0.Zone",
+                "Id": zone, "Name": "Host port " + zone, "ZoneType": "Default",
+                "@odata.etag": etag,
+                "Links": {"Endpoints": [{"@odata.id": ep_base + e}
+                                        for e in st.zones[zone]]},
+                "Actions": {
+                    "#Zone.AddEndpoint": {
+                        "target": zpath + "/Actions/Zone.AddEndpoint"},
+                    "#Zone.RemoveEndpoint": {
+                        "target": zpath + "/Actions/Zone.RemoveEndpoint"}}},
+                [("ETag", etag)])
+        if method == "PATCH" and not action:
+            b = self.body()
+            if st.patch_busy and st.patch_busy_skip:
+                st.patch_busy_skip -= 1     # this one still goes through
+            elif st.patch_busy:
+                # a BMC busy with the fabric: refused before it acted
+                st.patch_busy -= 1
+                st.note("zone %s PATCH: 503" % zone)
+                return self.error(503, message(
+                    "ServiceTemporarilyUnavailable", "The service is "
+                    "temporarily unavailable.  Retry in 1 seconds.",
+                    ["1"], "Critical"), headers=[("Retry-After", "1")])
+            if st.etag_race and st.etag_race_skip:
+                st.etag_race_skip -= 1      # this one still goes through
+            elif st.etag_race:
+                # another client changed the zone since ours read it
+                st.etag_race -= 1
+                st.zone_etag[zone] += 1
+                etag = 'W/"z%d"' % st.zone_etag[zone]
+            want = self.headers.get("If-Match")
+            if not want and st.a.require_if_match:
+                return self.error(428, message(
+                    "PreconditionRequired", "A precondition header or "
+                    "annotation is required to change the resource at the "
+                    "URI '%s'." % zpath))
+            if want and want != etag:
+                st.note("zone %s PATCH refused: If-Match %s, ETag %s" %
+                        (zone, want, etag))
+                return self.error(412, message(
+                    "PreconditionFailed", "The ETag supplied did not match "
+                    "the ETag required to change this resource."))
+            eps = b.get("Links", {}).get("Endpoints") \
+                if isinstance(b, dict) and isinstance(b.get("Links"), dict) \
+                else None
+            if not isinstance(eps, list):
+                return self.error(400, message(
+                    "MalformedJSON", "The request body submitted was "
+                    "malformed JSON."))
+            new = []
+            for e in eps:
+                eid = self.endpoint_of(e)
+                if eid is None:
+                    return self.bad_endpoint(e)
+                if eid not in new:
+                    new.append(eid)
+            for eid in new:
+                if eid not in st.zones[zone]:
+                    if self.in_use(st, zone, eid):
+                        return None
+            st.zone_change(zone, new, "PATCH")
+            return self.reply(204)
+        if method == "POST" and action in ("Actions/Zone.AddEndpoint",
+                                           "Actions/Zone.RemoveEndpoint"):
+            b = self.body() or {}
+            want = b.get("ZoneETag")
+            if want and want != etag:
+                return self.error(412, message(
+                    "PreconditionFailed", "The ETag supplied did not match "
+                    "the ETag required to change this resource."))
+            eid = self.endpoint_of(b.get("Endpoint"))
+            if eid is None:
+                return self.bad_endpoint(b.get("Endpoint"))
+            cur = list(st.zones[zone])
+            if action.endswith("AddEndpoint"):
+                if eid not in cur:
+                    if self.in_use(st, zone, eid):
+                        return None
+                    cur.append(eid)
+                st.zone_change(zone, cur, "AddEndpoint " + eid)
+            else:
+                if eid in cur:
+                    cur.remove(eid)
+                st.zone_change(zone, cur, "RemoveEndpoint " + eid)
+            return self.reply(204)
+        return self.missing(method, path)
+
+    @staticmethod
+    def endpoint_of(link):
+        """the Id of an endpoint link of this fabric, or None"""
+        ep = link.get("@odata.id") if isinstance(link, dict) else None
+        base = FAB + "/Endpoints/"
+        if isinstance(ep, str) and ep.rstrip("/").startswith(base):
+            eid = ep.rstrip("/")[len(base):]
+            if eid in ENDPOINTS:
+                return eid
+        return None
+
+    def bad_endpoint(self, link):
+        v = json.dumps(link)
+        return self.error(400, message(
+            "ResourceNotFound", "The requested resource of type Endpoint "
+            "named '%s' was not found." % v, ["Endpoint", v]))
+
+    def in_use(self, st, zone, eid):
+        """a PCIe endpoint is wired to one host port: in another zone it
+        cannot be added to this one (True: refused, answered)"""
+        for z, eps in st.zones.items():
+            if z != zone and eid in eps:
+                st.note("zone %s: %s refused, in zone %s" % (zone, eid, z))
+                self.error(400, message(
+                    "ResourceInUse", "The change to the requested resource "
+                    "failed because the resource is in use or in "
+                    "transition.", sev="Critical"))
+                return True
+        return False
+
+    def missing(self, method, path):
+        return self.error(404 if method == "GET" else 405, message(
+            "ResourceMissingAtURI", "The resource at the URI '%s' was not "
+            "found." % path, [path]))
 
     def do_GET(self):
         self.handle_any("GET")
@@ -461,12 +708,18 @@ def main():
                     help="/redfish/v1 answers JSON that is not a "
                     "ServiceRoot")
     ap.add_argument("--require-if-match", action="store_true",
-                    help="refuse a Settings PATCH without If-Match (428)")
+                    help="refuse a Settings or zone PATCH without If-Match "
+                    "(428)")
     ap.add_argument("--task", type=int, default=0,
                     help="a reset answers 202 and its TaskMonitor 202 "
                     "this many times before it is done")
     ap.add_argument("--current", choices=sorted(CODES),
                     help="the topology attribute's value at start")
+    ap.add_argument("--current-zones", choices=sorted(CODES),
+                    help="the zones' wiring at start (default Balance)")
+    ap.add_argument("--form", choices=["bios", "zones"], default="bios",
+                    help="which the --state file follows: the Bios "
+                    "attribute (applied at reset) or the zones (online)")
     ap.add_argument("--state")
     ap.add_argument("--log")
     ap.add_argument("--verbose", action="store_true")

@@ -4,6 +4,8 @@
  * form (platform_redfish.h): a layout is a value of one attribute of
  * Systems/{id}/Bios, PATCHed into its Settings resource (with If-Match, the
  * ETag it was read with) and applied by the next ComputerSystem.Reset.
+ * A platform of the zone form (redfish.fabric) is bmc_redfish_zone.c's,
+ * on the sessions and requests of this file (bmc_redfish.h).
  * HTTP is libcurl's (OpenSSL flavour), JSON json-c's.
  *
  *   bmc = { transport = "redfish"; url = "https://10.0.0.5";
@@ -43,47 +45,10 @@
 #include "bmc_backend.h"
 #include "config.h"
 #include "ipmi.h"
+#include "bmc_redfish.h"
 #include "platform_redfish.h"
 #include "ptc.h"
 #include "topod.h"
-
-#define RF_URL_MAX	512
-#define RF_PATH_MAX	512
-#define RF_BODY_MAX	(8u << 20)	/* an AttributeRegistry is ~1 MB */
-
-struct rf_conf {
-	char url[RF_URL_MAX];		/* https://host[:port], no slash */
-	char creds[1024];
-	char ca_file[1024];
-	char pinned_key[512];
-	bool tls_verify;
-	unsigned int timeout_ms;
-};
-
-_Static_assert(sizeof(struct rf_conf) <= BMC_CONF_MAX,
-	       "the Redfish configuration fits bmc_conf");
-
-struct rf {
-	const struct rf_conf *c;
-	const struct pt_platform *p;
-	CURL *curl;
-	char name[RF_URL_MAX];
-	char token[256];		/* X-Auth-Token; "" with Basic */
-	char session[RF_PATH_MAX];	/* its Location, deleted at close */
-	struct pt_ipmi_creds cr;	/* kept for Basic only */
-	bool basic;
-	bool selected;			/* a Select done in this session */
-	/* the last answer */
-	long code;
-	char *body;
-	size_t blen;
-	char etag[256];
-	char location[RF_PATH_MAX];
-	char xtoken[256];
-	char if_match[256];		/* for the next request only */
-	char curl_err[CURL_ERROR_SIZE];
-	CURLcode cc;			/* the last request's */
-};
 
 static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
 
@@ -191,7 +156,7 @@ static void rf_check(const void *conf,
 }
 
 /* strlcat's: err and what it says */
-static void tcat(char *dst, size_t cap, const char *src)
+void rf_tcat(char *dst, size_t cap, const char *src)
 {
 	size_t n = strnlen(dst, cap);
 
@@ -269,7 +234,7 @@ static int make_url(const struct rf *s, const char *path, char *url,
 
 /* the BMC's own words: @Message.ExtendedInfo's Messages, "; " between,
  * of error.@Message.ExtendedInfo, or of the resource's own */
-static void extended_info(const char *body, char *buf, size_t len)
+void rf_extended_info(const char *body, char *buf, size_t len)
 {
 	json_object *j = body ? json_tokener_parse(body) : NULL, *e, *info;
 	size_t off = 0;
@@ -426,12 +391,12 @@ static int rf_http(struct rf *s, const char *method, const char *path,
 
 /* An answer that is not what was wanted: 503 -EAGAIN (err: what), else
  * -EREMOTEIO, err "WHAT: HTTP 412 Precondition Failed: "BMC's words"" */
-static int rf_bad_answer(struct rf *s, const char *what, char *err,
+int rf_bad_answer(struct rf *s, const char *what, char *err,
 			 size_t len)
 {
 	char info[512];
 
-	extended_info(s->body, info, sizeof(info));
+	rf_extended_info(s->body, info, sizeof(info));
 	if (s->code == 503) {
 		snprintf(err, len, "HTTP 503 Service Unavailable%s%s",
 			 info[0] ? ": " : "", info);
@@ -450,7 +415,7 @@ static int rf_login(struct rf *s, char *err, size_t len);
  * power cycle's wait is longer), a new session and the request once more
  * (a 401 is a refusal: nothing was done).
  */
-static int rf_call(struct rf *s, const char *method, const char *path,
+int rf_call(struct rf *s, const char *method, const char *path,
 		   const char *body, char *err, size_t len)
 {
 	char if_match[sizeof(s->if_match)];
@@ -472,7 +437,7 @@ static int rf_call(struct rf *s, const char *method, const char *path,
 }
 
 /* GET path as JSON into *out (put by the caller) */
-static int rf_get(struct rf *s, const char *path, json_object **out,
+int rf_get(struct rf *s, const char *path, json_object **out,
 		  char *err, size_t len)
 {
 	int r = rf_call(s, "GET", path, NULL, err, len);
@@ -494,7 +459,7 @@ static int rf_get(struct rf *s, const char *path, json_object **out,
 }
 
 /* obj.a.b... as a string (NULL if absent or not a string) */
-static const char *jstr(json_object *o, ...)
+const char *rf_jstr(json_object *o, ...)
 {
 	va_list ap;
 	const char *k;
@@ -508,7 +473,7 @@ static const char *jstr(json_object *o, ...)
 	       json_object_get_string(o) : NULL;
 }
 
-static json_object *jget(json_object *o, const char *k)
+json_object *rf_jget(json_object *o, const char *k)
 {
 	json_object *v;
 
@@ -540,15 +505,15 @@ static int rf_login(struct rf *s, char *err, size_t len)
 	r = rf_get(s, "/redfish/v1", &root, err, len);
 	if (r)
 		return r;
-	ver = jstr(root, "RedfishVersion", NULL);
+	ver = rf_jstr(root, "RedfishVersion", NULL);
 	if (!ver) {
 		json_object_put(root);
 		snprintf(err, len, "%s/redfish/v1: not a Redfish service (no "
 			 "RedfishVersion in its ServiceRoot)", s->c->url);
 		return -EPROTO;
 	}
-	sessions = jstr(root, "Links", "Sessions", "@odata.id", NULL);
-	if (!sessions && jget(root, "SessionService"))
+	sessions = rf_jstr(root, "Links", "Sessions", "@odata.id", NULL);
+	if (!sessions && rf_jget(root, "SessionService"))
 		sessions = "/redfish/v1/SessionService/Sessions";
 	r = pt_ipmi_creds_load(s->c->creds, &s->cr, err, len);
 	if (r || !sessions) {
@@ -590,7 +555,7 @@ static int rf_login(struct rf *s, char *err, size_t len)
 		snprintf(s->session, sizeof(s->session), "%s", s->location);
 	else if (s->body) {
 		json_object *j = json_tokener_parse(s->body);
-		const char *id = jstr(j, "@odata.id", NULL);
+		const char *id = rf_jstr(j, "@odata.id", NULL);
 
 		if (id)
 			snprintf(s->session, sizeof(s->session), "%s", id);
@@ -676,7 +641,7 @@ static int get_bios(struct rf *s, json_object **bios, char *settings,
 	r = rf_get(s, path, bios, err, len);
 	if (r)
 		return r;
-	so = jstr(*bios, "@Redfish.Settings", "SettingsObject", "@odata.id",
+	so = rf_jstr(*bios, "@Redfish.Settings", "SettingsObject", "@odata.id",
 		  NULL);
 	snprintf(settings, slen, "%s", so ? so : "");
 	return 0;
@@ -692,12 +657,14 @@ static int rf_status(void *session, const struct pt_platform *p,
 	const char *cur, *pend;
 	int r;
 
+	if (pt_plat_redfish_zones(p))
+		return rfz_status(s, p, job, err, len);
 	memset(job, 0, sizeof(*job));
 	job->job = job->error = -1;
 	r = get_bios(s, &bios, settings, sizeof(settings), err, len);
 	if (r)
 		return r;
-	cur = jstr(bios, "Attributes", rf->attribute, NULL);
+	cur = rf_jstr(bios, "Attributes", rf->attribute, NULL);
 	if (!cur) {
 		json_object_put(bios);
 		snprintf(err, len, "Bios has no attribute %s (topod --check "
@@ -712,7 +679,7 @@ static int rf_status(void *session, const struct pt_platform *p,
 			json_object_put(bios);
 			return r;
 		}
-		pend = jstr(set, "Attributes", rf->attribute, NULL);
+		pend = rf_jstr(set, "Attributes", rf->attribute, NULL);
 		/* a Settings value equal to the current one changes nothing */
 		if (pend && strcmp(pend, cur))
 			job->pending = layout_of(p, pend);
@@ -726,7 +693,7 @@ static int rf_status(void *session, const struct pt_platform *p,
 
 /* Follow a 202's TaskMonitor (s->location) until it is no longer 202,
  * within ms; 0 when the task completed */
-static int follow_task(struct rf *s, const char *what, unsigned int ms,
+int rf_follow_task(struct rf *s, const char *what, unsigned int ms,
 		       char *err, size_t len)
 {
 	char mon[RF_PATH_MAX];
@@ -766,17 +733,17 @@ static int follow_task(struct rf *s, const char *what, unsigned int ms,
 		if (s->code != 200)
 			return rf_bad_answer(s, what, err, len);
 		t = s->body ? json_tokener_parse(s->body) : NULL;
-		state = jstr(t, "TaskState", NULL);
+		state = rf_jstr(t, "TaskState", NULL);
 		if (state && strcmp(state, "Completed")) {
 			char info[512];
 
-			extended_info(s->body, info, sizeof(info));
+			rf_extended_info(s->body, info, sizeof(info));
 			if (!info[0]) {
-				json_object *m = jget(t, "Messages");
+				json_object *m = rf_jget(t, "Messages");
 
 				if (m && json_object_array_length(m))
 					snprintf(info, sizeof(info), "\"%s\"",
-						 jstr(json_object_array_get_idx(
+						 rf_jstr(json_object_array_get_idx(
 						      m, 0), "Message", NULL) ?:
 						 "");
 			}
@@ -794,7 +761,7 @@ static int follow_task(struct rf *s, const char *what, unsigned int ms,
  * went out only if it never connected (-EAGAIN, sent again); once the
  * request may have reached the BMC it may have acted (-ETIMEDOUT: the
  * status says) */
-static int change_lost(struct rf *s, int r, const char *what, char *err,
+int rf_change_lost(struct rf *s, int r, const char *what, char *err,
 		       size_t len)
 {
 	if (r != -EAGAIN || s->cc == CURLE_COULDNT_CONNECT)
@@ -814,6 +781,8 @@ static int rf_select(void *session, const struct pt_platform *p,
 	char settings[RF_PATH_MAX], etag[256], what[RF_PATH_MAX + 320];
 	int r;
 
+	if (pt_plat_redfish_zones(p))
+		return rfz_select(s, p, l, sent, err, len);
 	*sent = 0;
 	r = get_bios(s, &bios, settings, sizeof(settings), err, len);
 	json_object_put(bios);
@@ -831,7 +800,7 @@ static int rf_select(void *session, const struct pt_platform *p,
 	if (r)
 		return r;
 	snprintf(etag, sizeof(etag), "%s", s->etag[0] ? s->etag :
-		 jstr(set, "@odata.etag", NULL) ?: "");
+		 rf_jstr(set, "@odata.etag", NULL) ?: "");
 	json_object_put(set);
 	req = json_object_new_object();
 	attrs = json_object_new_object();
@@ -844,7 +813,7 @@ static int rf_select(void *session, const struct pt_platform *p,
 	json_object_put(req);
 	snprintf(what, sizeof(what), "select %s (PATCH %s %s=%s)",
 		 ptc_layout_name(l), settings, rf->attribute, rf->value[l]);
-	r = change_lost(s, r, what, err, len);
+	r = rf_change_lost(s, r, what, err, len);
 	if (r == -ETIMEDOUT) {
 		*sent = 1;	/* it may have been applied: the status says */
 		return r;
@@ -859,12 +828,12 @@ static int rf_select(void *session, const struct pt_platform *p,
 	if (s->code == 412) {
 		*sent = 0;
 		rf_bad_answer(s, what, err, len);
-		tcat(err, len, " (Bios/Settings changed by another client since "
+		rf_tcat(err, len, " (Bios/Settings changed by another client since "
 		     "topod read it: not overwritten)");
 		return -EBUSY;
 	}
 	if (s->code == 202) {
-		r = follow_task(s, what, p->bmc_job_ms, err, len);
+		r = rf_follow_task(s, what, p->bmc_job_ms, err, len);
 		if (r)
 			return r;
 	} else if (s->code != 200 && s->code != 204) {
@@ -890,7 +859,7 @@ static int rf_power_cycle(void *session, char *err, size_t len)
 	if (r)
 		return r;
 	/* the action's target as the system names it */
-	t = jstr(sys, "Actions", "#ComputerSystem.Reset", "target", NULL);
+	t = rf_jstr(sys, "Actions", "#ComputerSystem.Reset", "target", NULL);
 	snprintf(target, sizeof(target), "%s", t ? t : "");
 	json_object_put(sys);
 	if (!target[0])
@@ -898,12 +867,12 @@ static int rf_power_cycle(void *session, char *err, size_t len)
 			 "/redfish/v1/Systems/%.128s/Actions/ComputerSystem.Reset",
 			 rf->system);
 	snprintf(body, sizeof(body), "{\"ResetType\":\"%s\"}", rf->reset_type);
-	r = change_lost(s, rf_call(s, "POST", target, body, err, len),
+	r = rf_change_lost(s, rf_call(s, "POST", target, body, err, len),
 			"ComputerSystem.Reset", err, len);
 	if (r)
 		return r;	/* -EAGAIN never connected (resent) */
 	if (s->code == 202)
-		return follow_task(s, "ComputerSystem.Reset",
+		return rf_follow_task(s, "ComputerSystem.Reset",
 				   s->p->power_cycle_ms, err, len);
 	if (s->code != 200 && s->code != 204)
 		return rf_bad_answer(s, "ComputerSystem.Reset", err, len);
@@ -927,10 +896,10 @@ static int get_registry(struct rf *s, const char *name, json_object **reg,
 	r = rf_get(s, "/redfish/v1/Registries", &regs, err, len);
 	if (r)
 		return r;
-	m = jget(regs, "Members");
+	m = rf_jget(regs, "Members");
 	path[0] = '\0';
 	for (size_t i = 0; m && i < json_object_array_length(m); i++) {
-		const char *id = jstr(json_object_array_get_idx(m, i),
+		const char *id = rf_jstr(json_object_array_get_idx(m, i),
 				      "@odata.id", NULL);
 		const char *last = id ? strrchr(id, '/') : NULL;
 		size_t n;
@@ -954,13 +923,13 @@ static int get_registry(struct rf *s, const char *name, json_object **reg,
 	r = rf_get(s, path, &file, err, len);
 	if (r)
 		return r;
-	loc = jget(file, "Location");
+	loc = rf_jget(file, "Location");
 	for (size_t i = 0; loc && i < json_object_array_length(loc); i++) {
 		json_object *e = json_object_array_get_idx(loc, i);
-		const char *lang = jstr(e, "Language", NULL);
+		const char *lang = rf_jstr(e, "Language", NULL);
 
 		if (!uri || (lang && !strcmp(lang, "en")))
-			uri = jstr(e, "Uri", NULL);
+			uri = rf_jstr(e, "Uri", NULL);
 	}
 	if (!uri) {
 		json_object_put(file);
@@ -972,7 +941,7 @@ static int get_registry(struct rf *s, const char *name, json_object **reg,
 	r = rf_get(s, path, reg, err, len);
 	if (r)
 		return r;
-	*attrs = jget(jget(*reg, "RegistryEntries"), "Attributes");
+	*attrs = rf_jget(rf_jget(*reg, "RegistryEntries"), "Attributes");
 	if (!*attrs || !json_object_is_type(*attrs, json_type_array)) {
 		json_object_put(*reg);
 		snprintf(err, len, "%s: no RegistryEntries.Attributes", path);
@@ -985,7 +954,7 @@ static json_object *registry_entry(json_object *attrs, const char *name)
 {
 	for (size_t i = 0; i < json_object_array_length(attrs); i++) {
 		json_object *e = json_object_array_get_idx(attrs, i);
-		const char *n = jstr(e, "AttributeName", NULL);
+		const char *n = rf_jstr(e, "AttributeName", NULL);
 
 		if (n && !strcmp(n, name))
 			return e;
@@ -996,12 +965,12 @@ static json_object *registry_entry(json_object *attrs, const char *name)
 /* "Balance, Common, Cascade": an entry's allowed values */
 static void entry_values(json_object *e, char *buf, size_t len)
 {
-	json_object *v = jget(e, "Value");
+	json_object *v = rf_jget(e, "Value");
 	size_t off = 0;
 
 	buf[0] = '\0';
 	for (size_t i = 0; v && i < json_object_array_length(v); i++) {
-		const char *n = jstr(json_object_array_get_idx(v, i),
+		const char *n = rf_jstr(json_object_array_get_idx(v, i),
 				     "ValueName", NULL);
 		int w;
 
@@ -1016,10 +985,10 @@ static void entry_values(json_object *e, char *buf, size_t len)
 
 static bool entry_has_value(json_object *e, const char *value)
 {
-	json_object *v = jget(e, "Value");
+	json_object *v = rf_jget(e, "Value");
 
 	for (size_t i = 0; v && i < json_object_array_length(v); i++) {
-		const char *n = jstr(json_object_array_get_idx(v, i),
+		const char *n = rf_jstr(json_object_array_get_idx(v, i),
 				     "ValueName", NULL);
 
 		if (n && !strcmp(n, value))
@@ -1035,7 +1004,7 @@ static void registry_names(json_object *attrs, char *buf, size_t len)
 
 	buf[0] = '\0';
 	for (size_t i = 0; i < json_object_array_length(attrs); i++) {
-		const char *n = jstr(json_object_array_get_idx(attrs, i),
+		const char *n = rf_jstr(json_object_array_get_idx(attrs, i),
 				     "AttributeName", NULL);
 		int w;
 
@@ -1063,6 +1032,8 @@ static int rf_can_select(void *session, const struct pt_platform *p,
 	const char *regname;
 	int r;
 
+	if (pt_plat_redfish_zones(p))
+		return rfz_can_select(session, p, l, err, len);
 	r = get_bios(session, &bios, settings, sizeof(settings), err, len);
 	if (r)
 		return r;
@@ -1073,7 +1044,7 @@ static int rf_can_select(void *session, const struct pt_platform *p,
 			 rf->attribute);
 		return -EOPNOTSUPP;
 	}
-	regname = jstr(bios, "AttributeRegistry", NULL);
+	regname = rf_jstr(bios, "AttributeRegistry", NULL);
 	if (!regname) {
 		json_object_put(bios);
 		return 0;
@@ -1119,6 +1090,10 @@ static void rf_check_bmc(const void *conf, const struct pt_platform *p,
 	s = session;
 	printf("bmc:      %s: %s\n", s->c->url, s->basic ? "HTTP Basic (no "
 	       "SessionService)" : "session created");
+	if (pt_plat_redfish_zones(p)) {
+		rfz_check_bmc(s, p, bad);
+		goto out;
+	}
 	if (get_bios(s, &bios, settings, sizeof(settings), err, sizeof(err))) {
 		bad("bmc", err);
 		goto out;
@@ -1126,7 +1101,7 @@ static void rf_check_bmc(const void *conf, const struct pt_platform *p,
 	if (!settings[0])
 		bad("bmc", "the Bios has no Settings resource "
 		    "(@Redfish.Settings): its attributes are read-only here");
-	regname = jstr(bios, "AttributeRegistry", NULL);
+	regname = rf_jstr(bios, "AttributeRegistry", NULL);
 	if (!regname) {
 		bad("bmc", "the Bios names no AttributeRegistry: its "
 		    "attributes cannot be checked");
@@ -1146,7 +1121,7 @@ static void rf_check_bmc(const void *conf, const struct pt_platform *p,
 		goto out;
 	}
 	entry_values(e, vals, sizeof(vals));
-	if (json_object_get_boolean(jget(e, "ReadOnly"))) {
+	if (json_object_get_boolean(rf_jget(e, "ReadOnly"))) {
 		snprintf(why, sizeof(why), "bios_attribute \"%s\" is read-only "
 			 "on this BMC", rf->attribute);
 		bad("platform", why);
@@ -1159,9 +1134,9 @@ static void rf_check_bmc(const void *conf, const struct pt_platform *p,
 			 ptc_layout_name(l), rf->value[l], rf->attribute, vals);
 		bad("platform", why);
 	}
-	cur = jstr(bios, "Attributes", rf->attribute, NULL);
+	cur = rf_jstr(bios, "Attributes", rf->attribute, NULL);
 	printf("bmc:      %s (\"%s\"): %s now, allowed %s\n", rf->attribute,
-	       jstr(e, "DisplayName", NULL) ?: "", cur ? cur : "(absent)",
+	       rf_jstr(e, "DisplayName", NULL) ?: "", cur ? cur : "(absent)",
 	       vals);
 out:
 	json_object_put(reg);
@@ -1180,8 +1155,8 @@ static const char *const topo_words[] = {
 static bool mentions_topology(json_object *e)
 {
 	const char *f[3] = {
-		jstr(e, "AttributeName", NULL), jstr(e, "DisplayName", NULL),
-		jstr(e, "HelpText", NULL),
+		rf_jstr(e, "AttributeName", NULL), rf_jstr(e, "DisplayName", NULL),
+		rf_jstr(e, "HelpText", NULL),
 	};
 
 	for (int i = 0; i < 3; i++)
@@ -1209,11 +1184,11 @@ static enum pcitopo_layout guess_layout(const char *v)
 /* how many of an entry's values guess_layout() names */
 static unsigned int layouts_named(json_object *e)
 {
-	json_object *v = jget(e, "Value");
+	json_object *v = rf_jget(e, "Value");
 	unsigned int n = 0;
 
 	for (size_t i = 0; v && i < json_object_array_length(v); i++) {
-		const char *val = jstr(json_object_array_get_idx(v, i),
+		const char *val = rf_jstr(json_object_array_get_idx(v, i),
 				       "ValueName", NULL);
 
 		n += val && guess_layout(val) != PCITOPO_LAYOUT_UNKNOWN;
@@ -1223,8 +1198,8 @@ static unsigned int layouts_named(json_object *e)
 
 static void skeleton(FILE *out, const char *system, json_object *e)
 {
-	const char *name = jstr(e, "AttributeName", NULL);
-	json_object *v = jget(e, "Value");
+	const char *name = rf_jstr(e, "AttributeName", NULL);
+	json_object *v = rf_jget(e, "Value");
 	bool used[__PCITOPO_LAYOUT_MAX] = { false };
 
 	fprintf(out, "\n# A platform file's Redfish part for %s (pcitopo-platform(5)): check\n"
@@ -1234,7 +1209,7 @@ static void skeleton(FILE *out, const char *system, json_object *e)
 		"redfish = { system = \"%s\"; reset_type = \"PowerCycle\"; };\n"
 		"layouts = {\n", name, system);
 	for (size_t i = 0; v && i < json_object_array_length(v); i++) {
-		const char *val = jstr(json_object_array_get_idx(v, i),
+		const char *val = rf_jstr(json_object_array_get_idx(v, i),
 				       "ValueName", NULL);
 		enum pcitopo_layout l;
 
@@ -1277,7 +1252,7 @@ static int rf_discover(const void *conf, const char *system,
 	r = get_bios(session, &bios, settings, sizeof(settings), err, len);
 	if (r)
 		goto out;
-	regname = jstr(bios, "AttributeRegistry", NULL);
+	regname = rf_jstr(bios, "AttributeRegistry", NULL);
 	if (!regname) {
 		snprintf(err, len, "Systems/%s/Bios names no AttributeRegistry",
 			 system);
@@ -1297,7 +1272,7 @@ static int rf_discover(const void *conf, const char *system,
 	fprintf(out, "):\n");
 	for (size_t i = 0; i < json_object_array_length(attrs); i++) {
 		json_object *e = json_object_array_get_idx(attrs, i);
-		const char *name = jstr(e, "AttributeName", NULL);
+		const char *name = rf_jstr(e, "AttributeName", NULL);
 		const char *cur;
 
 		if (!name || (attribute ? strcmp(name, attribute) :
@@ -1307,15 +1282,15 @@ static int rf_discover(const void *conf, const char *system,
 		/* the skeleton's: the one whose values name most layouts */
 		if (!chosen || layouts_named(e) > layouts_named(chosen))
 			chosen = e;
-		cur = jstr(bios, "Attributes", name, NULL);
+		cur = rf_jstr(bios, "Attributes", name, NULL);
 		entry_values(e, vals, sizeof(vals));
 		fprintf(out, "\n%s (\"%s\"), %s%s: %s now; allowed: %s\n    %s\n",
-			name, jstr(e, "DisplayName", NULL) ?: "",
-			jstr(e, "Type", NULL) ?: "?",
-			json_object_get_boolean(jget(e, "ReadOnly")) ?
+			name, rf_jstr(e, "DisplayName", NULL) ?: "",
+			rf_jstr(e, "Type", NULL) ?: "?",
+			json_object_get_boolean(rf_jget(e, "ReadOnly")) ?
 			", read-only" : "", cur ? cur : "(absent)",
 			vals[0] ? vals : "(not an enumeration)",
-			jstr(e, "HelpText", NULL) ?: "");
+			rf_jstr(e, "HelpText", NULL) ?: "");
 	}
 	if (!found) {
 		snprintf(err, len, attribute ? "the AttributeRegistry has no "
@@ -1327,9 +1302,23 @@ static int rf_discover(const void *conf, const char *system,
 	if (found > 1)
 		fprintf(out, "\n%u attributes; below the part for %s, whose "
 			"values name the most layouts (--attribute NAME for "
-			"another)\n", found, jstr(chosen, "AttributeName", NULL));
+			"another)\n", found, rf_jstr(chosen, "AttributeName", NULL));
 	skeleton(out, system, chosen);
 out:
+	/* the zone form's part: the Fabrics, unless a BIOS attribute was
+	 * asked for; found, they answer where the Bios has nothing */
+	if (session && !attribute) {
+		char zerr[512];
+		int n = rfz_discover(session, out, zerr, sizeof(zerr));
+
+		if (n > 0 && r) {
+			fprintf(out, "\nNo BIOS attribute part: %s\n", err);
+			r = 0;
+		} else if (n < 0 && !r) {
+			snprintf(err, len, "%s", zerr);
+			r = n;
+		}
+	}
 	json_object_put(reg);
 	json_object_put(bios);
 	if (session)

@@ -4,7 +4,9 @@
 python3-sushy (OpenStack's Redfish library), not topod. A session, the
 system, its Bios attribute, a Settings PATCH pending, a PowerCycle reset
 applying it (its registries are not read: Debian's
-package lacks sushy's standard_registries); one "key: value" line each, which
+package lacks sushy's standard_registries); the zone form's Fabric and its
+Endpoints (sushy 4.3 has no Zone resource: tests/bmc/t-redfish.sh reads the
+zones with redfishtool); one "key: value" line each, which
 tests/bmc/t-redfish.sh compares.
 
   redfish-sushy.py URL CA_FILE USER PASSWORD
@@ -28,3 +30,12 @@ print("reset types:", " ".join(sorted(str(v.value) for v in
 system.reset_system(sushy.ResetType.POWER_CYCLE)
 bios.refresh(force=True)
 print("after reset:", bios.attributes["PCIeTopology"])
+fabrics = s.get_fabric_collection()
+fabric = fabrics.get_member(fabrics.members_identities[0])
+print("fabric:", fabric.identity, fabric.fabric_type.value if hasattr(
+    fabric.fabric_type, "value") else fabric.fabric_type, "max zones",
+    fabric.max_zones)
+print("endpoints:", " ".join(sorted(
+    "%s/%s" % (ep.identity, ep.endpoint_protocol.value if hasattr(
+        ep.endpoint_protocol, "value") else ep.endpoint_protocol)
+    for ep in fabric.endpoints.get_members())))

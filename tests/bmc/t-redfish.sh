@@ -16,7 +16,16 @@
 # through Bios/Settings (its session expiring mid-job: a new one), a stale
 # ETag refused with the BMC's words, 503s
 # waited out, the power cycle through ComputerSystem.Reset and its
-# TaskMonitor, committed at the next start; every session deleted, the
+# TaskMonitor, committed at the next start; a value the registry allows
+# that the BMC rejects (400, quoted); a reset accepted and never performed
+# (still pending at the next start). The zone form (online,
+# platforms/emulated-redfish-zones.conf against redfish-bmc.py --form
+# zones): redfishtool reading a zone and changing zones by
+# Zone.AddEndpoint/RemoveEndpoint; --check naming the fabrics, zones and
+# endpoints the BMC has for one it lacks; --discover-redfish listing the
+# Fabric; a switch through the zones (removals first, If-Match); a stale
+# ETag on a zone's PATCH rolled back; 503s waited out; an endpoint the BMC
+# lacks refused by the dry run and the switch. Every session deleted, the
 # password in no log.
 set -uo pipefail
 here=$(dirname "$(readlink -f "$0")")
@@ -35,6 +44,7 @@ chmod 755 "$D"
 PW=Rf-s3cret-$RANDOM
 sims=()
 cleanup() {
+	topod_stop "$D/z" KILL
 	cleanup_dir "$D"
 	for p in "${sims[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
 	rm -rf "$D"
@@ -102,7 +112,9 @@ eq "$rc: $out" "0: redfish: 1.15.0
 attribute: Balance
 pending: Cascade
 reset types: ForceOff ForceRestart On PowerCycle
-after reset: Cascade" "python3-sushy: a session, the Bios attribute, a Settings PATCH pending, a PowerCycle reset applying it"
+after reset: Cascade
+fabric: PCIe PCIe max zones 3
+endpoints: GPU0/PCIe GPU1/PCIe GPU2/PCIe GPU3/PCIe GPU4/PCIe GPU5/PCIe GPU6/PCIe GPU7/PCIe" "python3-sushy: a session, the Bios attribute, a Settings PATCH pending, a PowerCycle reset applying it; the Fabric and its Endpoints"
 ok "$([[ $(count 'session 1 created' "$D/indep.log") == 1 && $(count 'reset: PCIeTopology=Cascade' "$D/indep.log") == 1 ]] && echo 0 || echo 1)" \
 	"python3-sushy: the simulator saw its session and its reset" "$D/indep.log"
 
@@ -193,7 +205,7 @@ ok "$([[ $rc == 0 && $out == *'PCIeTopology ("GPU PCIe Topology"), Enumeration: 
 # budgets) from the example, is a file --check accepts against this BMC
 {
 	sed '/^transport =/,$d; /^apply =/d' "$PLAT"
-	sed -n '/^transport =/,/^};/p' <<<"$out"
+	sed -n '/^transport =/,/^};/{p;/^};/q}' <<<"$out"	# the BIOS part, not the zones'
 	sed -n '/^# GPU4-7/,$p' "$PLAT"
 } >"$D/discovered.conf"
 conf "$D/discovered-topod.conf" "$D/discovered.conf" "ca_file = \"$D/tls/ca.pem\";"
@@ -264,6 +276,15 @@ ok "$([[ $rc != 0 && $out == *'HTTP 412 Precondition Failed: "The ETag supplied 
 ok "$([[ $(topod_prop Layout) == balance && -z $(topod_prop PendingLayout) &&
 	$(count 'PATCH {"PCIeTopology": "Balance"}' "$D/bmc.log") == 1 ]] && echo 0 || echo 1)" \
 	"the failed switch rolled back: Balance PATCHed back into Bios/Settings, nothing pending" "$D/bmc.log"
+# an attribute the registry allows the value of, which the BMC refuses
+# anyway (400, its own rule): the switch fails quoting it, nothing pending
+fault '{"reject_value": 1}'
+out=$("$TOPOCTL" set common 2>&1); rc=$?
+echo "$out" | sed 's/^/# /'
+ok "$([[ $rc != 0 && $out == *"HTTP 400 Bad Request: \"The property 'PCIeTopology' could not be written because its value would conflict with the value of the 'SriovGlobalEnable' property.\""* &&
+	$(count 'PATCH rejected: PCIeTopology' "$D/bmc.log") == 1 && $(topod_prop Layout) == balance &&
+	-z $(topod_prop PendingLayout) ]] && echo 0 || echo 1)" \
+	"a value the registry allows but the BMC rejects (400): refused, its @Message.ExtendedInfo quoted, nothing pending" "$out"
 # the reset's Task fails: the power cycle fails with the BMC's words, the
 # layout stays pending
 fault '{"task_fail": 1}'
@@ -274,6 +295,20 @@ ok "$([[ $rc != 0 && $out == *'ComputerSystem.Reset: task /redfish/v1/TaskServic
 	"the reset's Task ends in Exception: the power cycle fails quoting its message, nothing applied" "$out"
 ok "$([[ $(topod_prop PendingLayout) == cascade && $(topod_prop Layout) == balance ]] && echo 0 || echo 1)" \
 	"after the failed reset cascade is still pending, balance in effect"
+# a reset the BMC answers as done and never performs: at the next start
+# topod finds cascade still pending, and says so; nothing is committed
+fault '{"reset_noop": 1}'
+out=$("$TOPOCTL" set cascade --power-cycle 2>&1); rc=$?
+echo "$out" | sed 's/^/# /'
+ok "$([[ $rc == 0 && $(count 'reset PowerCycle accepted, not performed' "$D/bmc.log") == 1 &&
+	$(sed -n 's/^current=//p' "$D/bmc.state") == 1 ]] && echo 0 || echo 1)" \
+	"a reset the BMC accepts (204) and never performs: the power cycle requested, nothing applied" "$out"
+topod_stop "$D"		# the "boot" that did not happen
+topod_start "$D"
+wait_for 20 sh -c "grep -q 'still pending: no power cycle yet' $D/topod.log"
+ok "$([[ $(topod_prop Layout) == balance && $(topod_prop PendingLayout) == cascade &&
+	$(topod_prop State) == awaiting-power-cycle && -e $D/state/job ]] && echo 0 || echo 1)" \
+	"at the next start: cascade still pending, balance in effect, awaiting a power cycle (not committed)" "$D/topod.log"
 fault '{"busy": 3, "reset_busy": 2}'
 out=$("$TOPOCTL" set cascade --power-cycle 2>&1); rc=$?
 echo "$out" | sed 's/^/# /'
@@ -305,6 +340,158 @@ ok "$([[ $rc != 0 && $out == *"which the BMC does not allow"* && $(count 'Shared
 	$(topod_prop Layout) == cascade ]] && echo 0 || echo 1)" \
 	"the switch itself: refused in preflight, nothing PATCHed, still cascade" "$out"
 topod_stop "$D"
+# --- the zone form (online): Fabrics/PCIe's zones ------------------------------
+ZPLAT=$top/platforms/emulated-redfish-zones.conf
+# redfishtool (Debian's: another independent client) on the BIOS-form BMC:
+# the zones read; it does not verify the certificate (loopback only here)
+rft() { redfishtool -r "127.0.0.1:$PORT" -S Always -A Session -u admin -p "$PW" "$@"; }
+out=$(rft raw GET /redfish/v1/Fabrics/PCIe/Zones/CPU1-RP0 2>&1 |
+	jq -r '[.Id, (.Links.Endpoints[]."@odata.id" | sub(".*/"; ""))] | join(" ")' 2>&1)
+eq "$out" "CPU1-RP0 GPU4 GPU5 GPU6 GPU7" "redfishtool: a zone of the Fabric, its Links.Endpoints"
+sim_start zones --form zones --require-if-match
+# the zones changed by redfishtool's actions, online: GPU4 refused in a
+# second zone, taken from CPU1-RP0 (no layout then), into CPU0-RP1 and back
+act() { # ZONE Add|Remove ENDPOINT
+	rft raw POST "/redfish/v1/Fabrics/PCIe/Zones/$1/Actions/Zone.$2Endpoint" \
+		-d "{\"Endpoint\": {\"@odata.id\": \"/redfish/v1/Fabrics/PCIe/Endpoints/$3\"}}" >/dev/null 2>&1
+}
+act CPU0-RP1 Add GPU4; r1=$?
+act CPU1-RP0 Remove GPU4; r2=$?
+s2=$(sed -n 's/^current=//p' "$D/zones.state")
+act CPU0-RP1 Add GPU4 && act CPU0-RP1 Remove GPU4 && act CPU1-RP0 Add GPU4; r3=$?
+ok "$([[ $r1 != 0 && $r2 == 0 && $s2 == 0 && $r3 == 0 && $(count 'GPU4 refused, in zone CPU1-RP0' "$D/zones.log") == 1 &&
+	$(sed -n 's/^current=//p' "$D/zones.state") == 1 ]] && echo 0 || echo 1)" \
+	"redfishtool: Zone.AddEndpoint of an endpoint in another zone refused (400), RemoveEndpoint and AddEndpoint applied at once (no layout in between, balance again)" "$D/zones.log"
+
+conf "$D/z-check.conf" "$ZPLAT" "ca_file = \"$D/tls/ca.pem\";"
+out=$("$TOPOD_PLAIN" --check --config "$D/z-check.conf" 2>&1); rc=$?
+echo "$out" | sed 's/^/# /'
+ok "$([[ $rc == 0 && $out == *"fabric PCIe: zones CPU0-RP0, CPU0-RP1, CPU1-RP0; endpoints GPU0, GPU1, GPU2, GPU3, GPU4, GPU5, GPU6, GPU7"* &&
+	$out == *"zone CPU1-RP0: GPU4, GPU5, GPU6, GPU7"* && $out == *"the zones are layout balance"* ]] && echo 0 || echo 1)" \
+	"topod --check (zone form): the fabric's zones and endpoints, each zone's now, the layout they are"
+sed 's/"CPU0-RP1"/"CPU0-RP2"/' "$ZPLAT" >"$D/z-badzone.conf"
+conf "$D/z-badzone-topod.conf" "$D/z-badzone.conf" "ca_file = \"$D/tls/ca.pem\";"
+out=$("$TOPOD_PLAIN" --check --config "$D/z-badzone-topod.conf" 2>&1); rc=$?
+ok "$([[ $rc == 1 && $out == *'zone "CPU0-RP2" (platform emulated-redfish-zones): the BMC'"'"'s fabric PCIe has no such zone; it has: CPU0-RP0, CPU0-RP1, CPU1-RP0'* ]] && echo 0 || echo 1)" \
+	"--check: a zone the BMC does not have is refused, naming the zones it has" "$out"
+# common's CPU0-RP1 with a GPU8 the fabric lacks
+sed '/^\tcommon/,/^\tcascade/s/"GPU7" \]/"GPU8" ]/' "$ZPLAT" >"$D/z-badep.conf"
+conf "$D/z-badep-topod.conf" "$D/z-badep.conf" "ca_file = \"$D/tls/ca.pem\";"
+out=$("$TOPOD_PLAIN" --check --config "$D/z-badep-topod.conf" 2>&1); rc=$?
+ok "$([[ $rc == 1 && $out == *'layout common: endpoint "GPU8" of zone "CPU0-RP1" (platform emulated-redfish-zones): the BMC'"'"'s fabric PCIe has no such endpoint; it has: GPU0, GPU1, GPU2, GPU3, GPU4, GPU5, GPU6, GPU7'* ]] && echo 0 || echo 1)" \
+	"--check: an endpoint the BMC does not have is refused, naming the endpoints it has" "$out"
+sed 's/fabric = "PCIe"/fabric = "NVLink"/' "$ZPLAT" >"$D/z-badfab.conf"
+conf "$D/z-badfab-topod.conf" "$D/z-badfab.conf" "ca_file = \"$D/tls/ca.pem\";"
+out=$("$TOPOD_PLAIN" --check --config "$D/z-badfab-topod.conf" 2>&1); rc=$?
+ok "$([[ $rc == 1 && $out == *'redfish.fabric "NVLink": the BMC has no such fabric (platform emulated-redfish-zones); it has: PCIe'* ]] && echo 0 || echo 1)" \
+	"--check: a fabric the BMC does not have is refused, naming the fabrics it has" "$out"
+# the zone form's rules in the platform file, refused before any request
+zplat() { # APPLY BALANCE-ZONES COMMON-ZONES [COMMON'S OTHER KEYS]
+	sed -n '1,/^layouts = {/p' "$ZPLAT" | sed "s/^apply = .*/apply = \"$1\";/"
+	printf '\tbalance = { gpus = 8; zones = ( %s ); };\n' "$2"
+	printf '\tcommon = { gpus = 8; %s zones = ( %s ); };\n};\n' "${4:-}" "$3"
+	sed -n '/^# GPU4-7/,$p' "$ZPLAT"
+}
+za='{ zone = "A"; endpoints = [ "GPU0" ]; }, { zone = "B"; endpoints = [ ]; }'
+zb='{ zone = "A"; endpoints = [ ]; }, { zone = "B"; endpoints = [ "GPU0" ]; }'
+zbad=()
+zplat power-cycle "$za" "$zb" >"$D/zr1.conf"
+zbad+=('zr1:apply must be "online"')
+zplat online "$za" '{ zone = "A"; endpoints = [ ]; }' >"$D/zr2.conf"
+zbad+=('zr2:layouts.common.zones: no zone "B" (every layout names the same zones)')
+zplat online "$za" "$za" >"$D/zr3.conf"
+zbad+=('zr3:layouts: balance and common have the same zones')
+zplat online "$za" "$zb" 'bios_attribute = "PCIeTopology"; value = "Common";' >"$D/zr4.conf"
+zbad+=('zr4:layouts.common: zones (the zone form) or bios_attribute and value (the BIOS form), not both')
+zplat online "$za" '{ zone = "A"; endpoints = [ "GPU0", "GPU0" ]; }, { zone = "B"; endpoints = [ ]; }' >"$D/zr5.conf"
+zbad+=('zr5:layouts.common: zone "A": endpoint "GPU0" named twice')
+zfail=""
+for zc in "${zbad[@]}"; do
+	conf "$D/zr-topod.conf" "$D/${zc%%:*}.conf" "ca_file = \"$D/tls/ca.pem\";"
+	out=$("$TOPOD_PLAIN" --check --config "$D/zr-topod.conf" 2>&1)
+	[[ $out == *"${zc#*:}"* ]] || zfail+=" ${zc%%:*}: $out"
+done
+ok "$([[ -z $zfail ]] && echo 0 || echo 1)" \
+	"the zone form's platform file refused: apply not online, a layout without one of the zones, two layouts alike, both forms in a layout, an endpoint twice in a zone" "$zfail"
+printf 'bmc = { transport = "redfish"; url = "%s"; creds = "%s"; ca_file = "%s"; };\n' \
+	"$URL" "$D/creds" "$D/tls/ca.pem" >"$D/z-discover.conf"
+out=$("$TOPOD_PLAIN" --discover-redfish --config "$D/z-discover.conf" 2>&1); rc=$?
+echo "$out" | sed -n '/^Fabric/,$p' | sed 's/^/# /'
+ok "$([[ $rc == 0 && $out == *'Fabric PCIe ("PCIe fabric"), PCIe:'* &&
+	$out == *'endpoints: GPU0, GPU1, GPU2, GPU3, GPU4, GPU5, GPU6, GPU7'* &&
+	$out == *'{ zone = "CPU0-RP0"; endpoints = [ "GPU0", "GPU1", "GPU2", "GPU3" ]; },'* &&
+	$out == *'{ zone = "CPU0-RP1"; endpoints = [ ]; },'* ]] && echo 0 || echo 1)" \
+	"--discover-redfish lists the Fabrics: endpoints, each zone's endpoints now, as a platform file's zone part"
+
+# topod (stand-in hardware) on the zones: a switch online
+Z=$D/z
+mkdir -p "$Z/state" "$Z/features.d"
+cp "$ZPLAT" "$Z/platform.conf"
+cat >"$Z/topod.conf" <<EOC
+platform = "$Z/platform.conf";
+bmc = { transport = "redfish"; url = "$URL"; creds = "$D/creds"; ca_file = "$D/tls/ca.pem"; timeout_ms = 3000; };
+state_dir = "$Z/state";
+check_dmi = false;
+nfd_features_dir = "$Z/features.d";
+EOC
+ln -sfn "$D/zones.state" "$Z/state/fake-bmc-state"
+topod_start "$Z"
+rc=$?
+ok "$([[ $rc == 0 && $(topod_prop Layout) == balance && $("$TOPOCTL" -j status | jq -r .apply) == online ]] && echo 0 || echo 1)" \
+	"topod on the zone form: balance, read back from the zones" "$Z/topod.log"
+zones_now() { grep -E '^zone [^ ]+ PATCH' "$D/zones.log" | sed 's/: .*//' | tr '\n' ' '; }
+out=$("$TOPOCTL" set cascade 2>&1); rc=$?
+echo "$out" | sed 's/^/# /'
+ok "$([[ $rc == 0 && $(topod_prop Layout) == cascade && $(topod_prop State) == idle && $("$TOPOCTL" -j status | jq -r .gpus) == 8 &&
+	$(sed -n 's/^current=//p' "$D/zones.state") == 3 && $(zones_now) == "zone CPU1-RP0 PATCH zone CPU0-RP0 PATCH " ]] && echo 0 || echo 1)" \
+	"topoctl set cascade through the zones: committed online, 8 GPUs; CPU1-RP0 gave GPU4-7 up before CPU0-RP0 took them" "$D/zones.log"
+ok "$([[ $(count 'zone CPU0-RP0 PATCH: GPU0,GPU1,GPU2,GPU3,GPU4,GPU5,GPU6,GPU7' "$D/zones.log") == 1 &&
+	$(count "PATCH refused" "$D/zones.log") == 0 ]] && echo 0 || echo 1)" \
+	"each zone PATCHed with If-Match (this BMC refuses a PATCH without: 428), its endpoints as the platform file has them" "$D/zones.log"
+# another client changes a zone between topod's read and its PATCH, after
+# the first of the switch's PATCHes went through: 412, and the rollback
+# puts the zones back as they were
+fault '{"etag_race": 1, "etag_race_skip": 1}'
+out=$("$TOPOCTL" set common 2>&1); rc=$?
+echo "$out" | sed 's/^/# /'
+ok "$([[ $rc != 0 && $out == *'HTTP 412 Precondition Failed: "The ETag supplied did not match the ETag required to change this resource."'* &&
+	$out == *"the zone changed by another client"* && $(count 'zone CPU0-RP1 PATCH refused' "$D/zones.log") == 1 ]] && echo 0 || echo 1)" \
+	"a stale ETag on a zone's PATCH: refused (412), the BMC's message quoted, nothing overwritten" "$out"
+ok "$([[ $(topod_prop Layout) == cascade && $(topod_prop State) == idle && $(sed -n 's/^current=//p' "$D/zones.state") == 3 &&
+	$(grep -E '^zone [^ ]+ PATCH' "$D/zones.log" | tail -1) == "zone CPU0-RP0 PATCH: GPU0,GPU1,GPU2,GPU3,GPU4,GPU5,GPU6,GPU7" ]] && echo 0 || echo 1)" \
+	"rolled back: the zone that had given GPU4-7 up has them again, cascade, idle" "$D/zones.log"
+fault '{"busy": 3}'
+out=$("$TOPOCTL" set balance 2>&1); rc=$?
+echo "$out" | sed 's/^/# /'
+ok "$([[ $rc == 0 && $(topod_prop Layout) == balance && $(sed -n 's/^current=//p' "$D/zones.state") == 1 &&
+	$(count 'BMC not ready (HTTP 503 Service Unavailable' "$Z/topod.log") -ge 1 ]] && echo 0 || echo 1)" \
+	"503s from the fabric waited out: topoctl set balance committed" "$Z/topod.log"
+# a 503 in the middle of the Select, after one zone changed: the Select
+# is run again, and it changes only what is left (no PATCH twice)
+fault '{"patch_busy": 1, "patch_busy_skip": 1}'
+n0=$(grep -cE '^zone [^ ]+ PATCH' "$D/zones.log")
+out=$("$TOPOCTL" set cascade 2>&1); rc=$?
+echo "$out" | sed 's/^/# /'
+ok "$([[ $rc == 0 && $(topod_prop Layout) == cascade && $(sed -n 's/^current=//p' "$D/zones.state") == 3 &&
+	$(grep -E '^zone [^ ]+ PATCH' "$D/zones.log" | tail -n +$((n0 + 1)) | sed 's/:.*//' | tr '\n' ' ') == "zone CPU1-RP0 PATCH zone CPU0-RP0 PATCH zone CPU0-RP0 PATCH " &&
+	$(count 'zone CPU0-RP0 PATCH: 503' "$D/zones.log") == 1 ]] && echo 0 || echo 1)" \
+	"a 503 on the second zone's PATCH: waited out, the Select run again changing only that zone, committed" "$D/zones.log"
+topod_stop "$Z"
+# a layout naming an endpoint the BMC lacks: the dry run and the switch
+# refuse it in preflight, naming what the fabric has; no zone changed
+sed -i '/^\tcommon/,/^\tcascade/s/"GPU7" \]/"GPU8" ]/' "$Z/platform.conf"
+topod_start "$Z"
+npatch=$(grep -cE '^zone [^ ]+ PATCH' "$D/zones.log")
+out=$("$TOPOCTL" set common --dry-run 2>&1); rc=$?
+echo "$out" | sed 's/^/# /'
+ok "$([[ $rc == 1 && $out == *'layout common: endpoint "GPU8" of zone "CPU0-RP1"'*"has no such endpoint; it has: GPU0, GPU1"* ]] && echo 0 || echo 1)" \
+	"dry run of a layout with an endpoint the BMC lacks: would be refused, naming the endpoints it has" "$out"
+out=$("$TOPOCTL" set common 2>&1); rc=$?
+ok "$([[ $rc != 0 && $out == *'endpoint "GPU8"'* && $(grep -cE '^zone [^ ]+ PATCH' "$D/zones.log") == "$npatch" &&
+	$(topod_prop Layout) == cascade ]] && echo 0 || echo 1)" \
+	"the switch itself: refused in preflight, no zone PATCHed, still cascade" "$out"
+topod_stop "$Z"
+
 created=$(count 'created' "$D/bmc.log")
 deleted=$(count 'deleted' "$D/bmc.log")
 expired=$(count 'expired' "$D/bmc.log")

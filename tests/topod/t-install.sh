@@ -43,6 +43,7 @@ usr/share/bash-completion/completions/topoctl 644 cli/topoctl.bash-completion
 usr/share/pcitopo/platforms/emulated-switchfw.conf 644 platforms/emulated-switchfw.conf
 usr/share/pcitopo/platforms/emulated-mux.conf 644 platforms/emulated-mux.conf
 usr/share/pcitopo/platforms/emulated-redfish.conf 644 platforms/emulated-redfish.conf
+usr/share/pcitopo/platforms/emulated-redfish-zones.conf 644 platforms/emulated-redfish-zones.conf
 usr/share/pcitopo/platforms/template.conf 644 platforms/template.conf
 lib/systemd/system/topod.service 644 systemd/topod.service
 lib/systemd/system/pcitopo-boot.service 644 systemd/pcitopo-boot.service
