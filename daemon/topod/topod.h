@@ -82,13 +82,11 @@ enum terr {
 
 const char *terr_name(enum terr e);	/* full D-Bus error name (enums.c) */
 
-/* State property */
+/* State property: TOPOD_STATES (pcitopo/topod1.h), in its order */
 enum tstate {
-	TS_IDLE,
-	TS_SWITCHING,
-	TS_ROLLING_BACK,
-	TS_AWAITING_POWER_CYCLE,
-	TS_FAILED,
+#define TS_ID(id) TS_##id,
+	TOPOD_STATES(TS_ID)
+#undef TS_ID
 	__TS_MAX,
 };
 const char *tstate_name(enum tstate s);
