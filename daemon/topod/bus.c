@@ -49,7 +49,7 @@ static void set_layout_authorized(struct topod *d, sd_bus_message *m)
 		(void)bus_reply_error(m, TERR_BUSY, 0, msg);
 		return;
 	}
-	r = topod_start_job(d, JOB_SWITCH, l, flags, NULL);
+	r = topod_start_job(d, JOB_SWITCH, l, flags, NULL, false);
 	if (r < 0) {
 		(void)sd_bus_reply_method_errno(m, r, NULL);
 		return;
