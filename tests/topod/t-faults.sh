@@ -479,6 +479,13 @@ waiting_bmc() {
 }
 
 waiting_bmc "the BMC gone after the Select, its job failed meanwhile" 'console pcitopo_fail_next'
+# the boot unit's job meanwhile (a profile of the other layout): no switch,
+# no boot attempt recorded (that would stop the next boot from trying)
+echo "$to" >"$D/profile"
+out=$(PCITOPO_PROFILE=$D/profile PCITOPO_STATE_DIR=$S TOPOCTL=$TOPOCTL sh "$top/systemd/pcitopo-boot" 2>&1); rc=$?
+echo "# pcitopo-boot: $out"
+ok "$([[ $rc == 1 && $out == *"topod waits for the BMC to finish a rollback; not switching to $to now"* && ! -e $S/boot-attempt ]] &&
+	echo 0 || echo 1)" "waiting-bmc: pcitopo-boot does not switch, says why, records no boot attempt"
 n0=$(asked)
 console 'pcitopo_cc off'
 wait_for 60 sh -c "'$TOPOCTL' -j status | jq -e '.state == \"idle\"' >/dev/null && [ ! -e '$S/job' ]"
