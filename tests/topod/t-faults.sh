@@ -474,8 +474,8 @@ waiting_bmc() {
 	"$TOPOCTL" set "$from" --force >"$D/busy.out" 2>&1; rc=$?
 	sed 's/^/# /' "$D/busy.out"
 	ok "$([[ $rc != 0 && $(<"$D/busy.out") == *"busy: waiting for the BMC to finish the rollback of the switch to $to (BMC "*" not ready for the status: 0xD2"*"); topod asks it again by itself, next within "* ]] &&
-		"$TOPOCTL" status | grep -q "^State: *waiting-bmc" && echo 0 || echo 1)" \
-		"$label: a switch meanwhile is refused (Busy), saying what topod waits for; topoctl status says waiting-bmc"
+		"$TOPOCTL" status | grep -q "^State: *waiting-bmc (for the BMC, to finish the rollback of the switch to $to; " && echo 0 || echo 1)" \
+		"$label: a switch meanwhile is refused (Busy), saying what topod waits for; topoctl status says waiting-bmc, for what"
 }
 
 waiting_bmc "the BMC gone after the Select, its job failed meanwhile" 'console pcitopo_fail_next'
