@@ -66,6 +66,7 @@ static struct {
 	int cc_count;		/* that many commands (-1: every one) answer it */
 	int job_fail;		/* latched for the running job */
 	int job_hang;
+	unsigned int asked;	/* OEM commands received (each one logged) */
 
 	/* The qemu_ctl helper of a MUX job. */
 	pid_t helper_pid;
@@ -278,10 +279,13 @@ static int job_start(int layout)
 
 /* ---- OEM command handlers ---- */
 
-/* Common prologue: method check and injected completion code. */
-static int pt_prologue(enum bmc_method m, unsigned char *rdata,
-		       unsigned int *rdata_len)
+/* Common prologue: each OEM command logged (tests read what topod asked),
+ * method check and injected completion code. */
+static int pt_prologue(enum bmc_method m, const char *what,
+		       unsigned char *rdata, unsigned int *rdata_len)
 {
+	pt.asked++;
+	pt_log(INFO, "asked: %s (OEM command %u)", what, pt.asked);
 	*rdata_len = 1;
 	if (m != pt.method) {
 		rdata[0] = CC_INVALID_CMD;
@@ -303,7 +307,8 @@ static void select_common(unsigned int want_len, unsigned int layout_at,
 	int layout;
 
 	(void)mc;
-	if (pt_prologue(m, rdata, rdata_len))
+	if (pt_prologue(m, m == BMC_METHOD_MUX ? "mux select" : "select",
+			rdata, rdata_len))
 		return;
 	if (msg->len != want_len) {
 		rdata[0] = CC_BAD_LENGTH;
@@ -332,7 +337,8 @@ static void status_common(lmc_data_t *mc, msg_t *msg, unsigned char *rdata,
 			  unsigned int *rdata_len, enum bmc_method m)
 {
 	(void)mc;
-	if (pt_prologue(m, rdata, rdata_len))
+	if (pt_prologue(m, m == BMC_METHOD_MUX ? "mux status" : "status",
+			rdata, rdata_len))
 		return;
 	if (msg->len != 0) {
 		rdata[0] = CC_BAD_LENGTH;
@@ -501,6 +507,29 @@ static int c_cc(emu_out_t *out, emu_data_t *emu, lmc_data_t *mc, char **toks)
 	return 0;
 }
 
+/* pcitopo_forget: the BMC back from a reset that lost its job: no job
+ * (idle, id 0), a running or hung one dropped where it was (the layouts
+ * as they are: a MUX that had not moved stays) */
+static int c_forget(emu_out_t *out, emu_data_t *emu, lmc_data_t *mc,
+		    char **toks)
+{
+	(void)emu;
+	(void)mc;
+	(void)toks;
+	pt.sys->stop_timer(pt.timer);
+	pt.job_hang = 0;
+	pt.hang_next = 0;
+	pt.job_fail = 0;
+	pt.st.job_state = BMC_JOB_IDLE;
+	pt.st.job_id = 0;
+	pt.st.job_layout = 0;
+	pt.st.job_error = 0;
+	save_state();
+	out->eprintf(out, "pcitopo: no job remembered (current %s)\n",
+		     bmc_layout_name(pt.st.current));
+	return 0;
+}
+
 /*
  * Close every LAN session: the session's inactivity time is set to zero, so
  * the LAN code itself closes it at its next tick (within 1 s). A client
@@ -548,9 +577,9 @@ static int c_state(emu_out_t *out, emu_data_t *emu, lmc_data_t *mc,
 	out->eprintf(out, "pcitopo: job=%d state=%s layout=%s error=%d\n",
 		     pt.st.job_id, bmc_job_state_name(pt.st.job_state),
 		     bmc_layout_name(pt.st.job_layout), pt.st.job_error);
-	out->eprintf(out, "pcitopo: fail_next=%d hang_next=%d hung=%d cc_next=%d cc_count=%d helper_pid=%d host_pid=%d\n",
+	out->eprintf(out, "pcitopo: fail_next=%d hang_next=%d hung=%d cc_next=%d cc_count=%d asked=%u helper_pid=%d host_pid=%d\n",
 		     pt.fail_next, pt.hang_next, pt.job_hang, pt.cc_next,
-		     pt.cc_count,
+		     pt.cc_count, pt.asked,
 		     (int)pt.helper_pid, sc ? sc->vmpid : 0);
 	return 0;
 }
@@ -648,6 +677,7 @@ int ipmi_sim_module_init(sys_data_t *sys, const char *initstr)
 		{ "pcitopo_cc", c_cc },
 		{ "pcitopo_drop", c_drop },
 		{ "pcitopo_state", c_state },
+		{ "pcitopo_forget", c_forget },
 	};
 	int r;
 

@@ -209,6 +209,11 @@ static int print_status(struct ctx *c, const struct topod_status *s)
 	pr_string_or(&o, PRINT_ANY, "phase", " (%s", s->phase, NULL);
 	pr_string(&o, s->phase[0] ? PRINT_ANY : PRINT_JSON, "target",
 		  " to %s)", s->target);
+	/* between topod's tries no phase runs: what it waits for, said */
+	if (!strcmp(s->state, TOPOD_STATE_WAITING_BMC))
+		pr_string(&o, PRINT_FP, NULL, " (for the BMC, to finish the "
+			  "rollback of the switch to %s; topod asks it again "
+			  "by itself)", s->target);
 	pr_nl(&o);
 	pr_string_or(&o, PRINT_ANY, "pending_layout", "Pending:     %s\n",
 		     s->pending, "-");

@@ -158,9 +158,9 @@ static int parse_moves(struct plat_ctx *c, config_setting_t *root,
 		       struct pt_platform *p)
 {
 	static const char *const keys[] = {
-		"switch", "gpus", "addresses", NULL,
+		"switch", "gpus", "addresses", "rollback_select", NULL,
 	};
-	config_setting_t *m, *g, *a;
+	config_setting_t *m, *g, *a, *rs;
 	int ret = 0, n;
 	long long v;
 
@@ -214,6 +214,24 @@ static int parse_moves(struct plat_ctx *c, config_setting_t *root,
 	if (!p->ngpus && !p->naddrs)
 		return plat_err(c, m, "moves: neither gpus nor addresses: nothing "
 			    "would move");
+	/* Whether a card comes back when its slot is powered on again is the
+	 * hardware's, not something a journal can tell: pciehp enumerates it
+	 * (real servers: "if-moved"), the emulated server's QEMU drops it at
+	 * power off and only its MUX puts it back ("always"). */
+	rs = config_setting_get_member(m, "rollback_select");
+	if (rs) {
+		const char *v;
+
+		rs = plat_need(c, m, "rollback_select", CONFIG_TYPE_STRING, &ret);
+		if (!rs)
+			return ret;
+		v = config_setting_get_string(rs);
+		if (!strcmp(v, "always"))
+			p->rollback_select_always = 1;
+		else if (strcmp(v, "if-moved"))
+			return plat_err(c, rs, "moves.rollback_select \"%s\": "
+					"expected \"if-moved\" or \"always\"", v);
+	}
 	return 0;
 }
 

@@ -88,6 +88,12 @@ struct pt_platform {
 	uint8_t gpus[PT_PLAT_MAX_GPUS];	/* GPU indices */
 	unsigned int naddrs;
 	char addrs[PT_PLAT_MAX_ADDRS][PCITOPO_ADDR_LEN];
+	/* moves.rollback_select = "always": a rollback selects the old
+	 * layout again whenever slots were taken down, even where the
+	 * journal shows the MUX never moved (a card whose slot was powered
+	 * off comes back only through the BMC: the emulated server); false,
+	 * "if-moved" (the default): only where the MUX may have moved */
+	int rollback_select_always;
 	/* time budgets, ms */
 	unsigned int bmc_job_ms;
 	unsigned int reenumerate_ms;

@@ -49,7 +49,7 @@ static void set_layout_authorized(struct topod *d, sd_bus_message *m)
 		(void)bus_reply_error(m, TERR_BUSY, 0, msg);
 		return;
 	}
-	r = topod_start_job(d, JOB_SWITCH, l, flags, NULL);
+	r = topod_start_job(d, JOB_SWITCH, l, flags, NULL, false);
 	if (r < 0) {
 		(void)sd_bus_reply_method_errno(m, r, NULL);
 		return;
@@ -135,7 +135,9 @@ static int method_status(sd_bus_message *m, void *userdata,
 	       d->pending ? ptc_layout_name(d->pending) : "");
 	APPEND(TOPOD_STATUS_STATE, tstate_name(d->state));
 	APPEND(TOPOD_STATUS_PHASE, d->phase);
-	APPEND(TOPOD_STATUS_TARGET, d->job ? ptc_layout_name(d->target) : "");
+	/* waiting-bmc: the switch whose rollback waits, no job between tries */
+	APPEND(TOPOD_STATUS_TARGET, d->job || d->state == TS_WAITING_BMC ?
+	       ptc_layout_name(d->target) : "");
 	APPEND(TOPOD_STATUS_LAST_ERROR, d->last_error);
 	APPEND(TOPOD_STATUS_GENERATION, d->committed.generation);
 	APPEND(TOPOD_STATUS_COMMITTED_LAYOUT,

@@ -21,11 +21,9 @@ const char *terr_name(enum terr e)
 }
 
 static const char *const state_names[__TS_MAX] = {
-	[TS_IDLE] = "idle",
-	[TS_SWITCHING] = "switching",
-	[TS_ROLLING_BACK] = "rolling-back",
-	[TS_AWAITING_POWER_CYCLE] = "awaiting-power-cycle",
-	[TS_FAILED] = "failed",
+#define TS_NAME(id) [TS_##id] = TOPOD_STATE_##id,
+	TOPOD_STATES(TS_NAME)
+#undef TS_NAME
 };
 
 const char *tstate_name(enum tstate s)

@@ -18,9 +18,10 @@
 
 /* 2: unbound drivers, the GPUs' links before, boot id, a failed rollback.
  * 3: the slots taken down (slots=PORT/power,PORT/link).
+ * 4: what the BMC reported after the Select (bmc_current, bmc_pending).
  * An older journal (a switch in flight across an upgrade) is still read:
  * it lacks those, and recovery says what it cannot check. */
-#define TJ_VERSION	3
+#define TJ_VERSION	4
 
 static const char *const state_names[__TJ_STATE_MAX] = {
 	[TJ_NONE] = "none",
@@ -309,6 +310,8 @@ static void fill_job(FILE *f, const void *arg)
 		ptc_layout_name(j->to));
 	fprintf(f, "flags=%" PRIu64 "\n", j->flags);
 	fprintf(f, "bmc_sent=%d\n", j->bmc_sent ? 1 : 0);
+	fprintf(f, "bmc_current=%s\nbmc_pending=%s\n",
+		ptc_layout_name(j->bmc_current), ptc_layout_name(j->bmc_pending));
 	fprintf(f, "started_usec=%" PRIu64 "\n", j->started_usec);
 	put_list(f, "units", &j->units[0][0], TJ_UNIT_LEN, j->nunits);
 	put_list(f, "ports", &j->ports[0][0], PCITOPO_ADDR_LEN, j->nports);
@@ -443,6 +446,14 @@ static int kv_job(void *arg, char *k, char *v)
 	if (!strcmp(k, "bmc_sent")) {
 		j->bmc_sent = !strcmp(v, "1");
 		return 0;
+	}
+	if (!strcmp(k, "bmc_current")) {
+		j->bmc_current = lparse(v, &ok);
+		return ok ? 0 : -EBADMSG;
+	}
+	if (!strcmp(k, "bmc_pending")) {
+		j->bmc_pending = lparse(v, &ok);
+		return ok ? 0 : -EBADMSG;
 	}
 	if (!strcmp(k, "started_usec"))
 		return parse_u64(v, &j->started_usec);

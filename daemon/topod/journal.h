@@ -71,7 +71,14 @@ struct tj_job {
 	char phase[TJ_PHASE_LEN];		/* the phase entered last */
 	enum pcitopo_layout from, to;
 	uint64_t flags;
-	int bmc_sent;				/* the Select went out */
+	int bmc_sent;				/* the Select may have gone out
+						 * (set before it; cleared where
+						 * the BMC refused it unacted) */
+	/* the BMC's current and pending layout as it reported them after
+	 * the Select, its job over (UNKNOWN: not reported since; pending
+	 * UNKNOWN: none): where it reported the old layout, the MUX never
+	 * moved and a rollback needs no BMC */
+	enum pcitopo_layout bmc_current, bmc_pending;
 	uint64_t started_usec;			/* CLOCK_REALTIME */
 	unsigned int nunits;
 	char units[TJ_MAX_UNITS][TJ_UNIT_LEN];	/* stopped by us */

@@ -208,8 +208,12 @@ int open_bmc(struct run *r)
 
 	if (r->bmc)
 		return 0;
-	if (bmc_open(&r->cfg->bmc, r->plat, &r->bmc, err, sizeof(err)))
+	if (bmc_open(&r->cfg->bmc, r->plat, &r->bmc, err, sizeof(err))) {
+		/* no session: the BMC unreachable (or its credentials
+		 * unreadable): either way nothing was asked of it */
+		r->bmc_gone = true;
 		return phase_fail(r, TERR_BMC, "%s", err);
+	}
 	return 0;
 }
 

@@ -54,6 +54,9 @@ struct run {
 	bool rescan;			/* a detached port no slot power-on
 					 * enumerates again (slots_down) */
 	struct tplan *plan;		/* a dry run: check, note, never act */
+	bool bmc_gone;			/* the last BMC failure: it did not
+					 * answer (open failed, or still not
+					 * ready after the budget), not a no */
 };
 
 /* GPUs missing and none arriving for this long: pciehp is not bringing
@@ -127,8 +130,12 @@ int do_detach(struct run *r);
 /* the slots below ports[], journalled, taken down; *n: how many */
 int slots_down(struct run *r, char ports[][PCITOPO_ADDR_LEN],
 	       unsigned int nports, unsigned int *n);
-/* Select l and follow it to done (journal: the Select noted first) */
+/* Select l and follow it to done (journal: a journal that cannot note
+ * the Select first refuses it) */
 int bmc_to(struct run *r, enum pcitopo_layout l, bool journal);
+/* r->bj into the journal's bmc_current/bmc_pending if its job is over
+ * (what the BMC reports after a Select: rollback.c decides by it) */
+void bmc_note(struct run *r);
 int do_bmc(struct run *r, const char *name, enum pcitopo_layout l,
 	   bool journal);
 int do_reenumerate(struct run *r, const char *name, enum pcitopo_layout l,
@@ -146,6 +153,10 @@ void finish_ok(struct run *r, const char *msg);
 
 /* rollback.c: back to r->from after r->err (why_prefix before it) */
 void rollback(struct run *r, const char *why_prefix);
+/* whether the rollback to l must ask the BMC (the MUX may have moved, or
+ * the platform's cards come back only through it); if not, why */
+bool rollback_needs_bmc(const struct run *r, enum pcitopo_layout l,
+			char *why, size_t len);
 
 /* recover.c: JOB_RECOVER */
 void run_recover(struct run *r);

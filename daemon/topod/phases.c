@@ -200,19 +200,33 @@ int bmc_to(struct run *r, enum pcitopo_layout l, bool journal)
 {
 	const struct pt_platform *p = r->plat;
 	char err[TOPOD_MSG_LEN], sel[TOPOD_MSG_LEN] = "";
-	int sent = 0, e;
+	int sent = 0, e, was_sent = r->jr.bmc_sent;
 
+	r->bmc_gone = false;
 	if (open_bmc(r))
 		return -1;
 	/* the Select and its job together: transient waits count too */
 	bmc_budget(r->bmc, p->bmc_job_ms);
-	if (journal) {
-		r->jr.bmc_sent = 1;
-		if (journal_need(r))
-			return -1;
-	}
+	/* the journal first: the Select may go out, and what the BMC said
+	 * before it is no answer to it (a rollback's Select too: whoever
+	 * ends the switch must ask the BMC where its job went) */
+	r->jr.bmc_sent = 1;
+	r->jr.bmc_current = r->jr.bmc_pending = PCITOPO_LAYOUT_UNKNOWN;
+	if (!journal)
+		(void)journal_save(r);	/* a rollback's: goes on without */
+	else if (journal_need(r))
+		return -1;
 	fault_point("bmc_select");
 	e = bmc_select(r->bmc, l, &sent, err, sizeof(err));
+	if (e && !sent) {
+		/* refused before it acted (0xC0, 0xD2, another completion
+		 * code): the MUX never moved, and the journal says so, so
+		 * that the rollback needs no BMC for it */
+		r->jr.bmc_sent = was_sent;
+		(void)journal_save(r);
+	}
+	if (e == -EAGAIN)
+		r->bmc_gone = true;	/* not ready through the budget */
 	if (e && e != -ETIMEDOUT)
 		return phase_fail(r, TERR_BMC, "%s", err);
 	if (e == -ETIMEDOUT) {
@@ -222,6 +236,9 @@ int bmc_to(struct run *r, enum pcitopo_layout l, bool journal)
 	}
 	fault_point("bmc_follow");	/* tests: the Select is out */
 	e = bmc_follow(r->bmc, &r->bj, err, sizeof(err));
+	r->bmc_gone = e == -EAGAIN;
+	if (!e)
+		bmc_note(r);
 	if (e == -ETIMEDOUT)
 		return phase_fail(r, TERR_TIMEOUT, "%s%s", sel, err);
 	if (e)
@@ -242,6 +259,15 @@ int bmc_to(struct run *r, enum pcitopo_layout l, bool journal)
 				  "layout is %s", sel,
 				  ptc_layout_name(r->bj.pending));
 	return 0;
+}
+
+void bmc_note(struct run *r)
+{
+	if (r->bj.state == PT_PLAT_STATE_BUSY ||
+	    r->bj.state == PT_PLAT_STATE_UNKNOWN)
+		return;
+	r->jr.bmc_current = r->bj.current;
+	r->jr.bmc_pending = r->bj.pending;
 }
 
 int do_bmc(struct run *r, const char *name, enum pcitopo_layout l,

@@ -131,6 +131,7 @@ static void interrupted_cause(struct run *r, bool bj_known, char *buf,
 static void recover_interrupted(struct run *r)
 {
 	char err[TOPOD_MSG_LEN], cause[TOPOD_MSG_LEN], prefix[TOPOD_MSG_LEN + 32];
+	char why[160];
 	struct hw_snap after;
 	int e;
 
@@ -147,6 +148,17 @@ static void recover_interrupted(struct run *r)
 	fault_point("hw_rescan");
 	if (hw_rescan(r->hw, err, sizeof(err)))
 		tlog(LOG_ERR, "%s", err);
+	/* the journal shows the MUX never moved (no Select out, or the BMC
+	 * reported the old layout): nothing to finish, nothing to ask the
+	 * BMC; rolled back without it */
+	if (!rollback_needs_bmc(r, r->from, why, sizeof(why))) {
+		tlog(LOG_NOTICE, "recovery: %s: rolled back without the BMC",
+		     why);
+		interrupted_cause(r, false, cause, sizeof(cause));
+		phase_fail(r, TERR_INTERNAL, "%s", cause);
+		rollback(r, "");
+		return;
+	}
 	if (open_bmc(r))
 		goto rollback;
 	bmc_budget(r->bmc, r->plat->bmc_job_ms);
@@ -155,6 +167,7 @@ static void recover_interrupted(struct run *r)
 		phase_fail(r, e == -ETIMEDOUT ? TERR_TIMEOUT : TERR_BMC, "%s", err);
 		goto rollback;
 	}
+	bmc_note(r);
 	interrupted_cause(r, true, cause, sizeof(cause));
 	if (r->jr.state == TJ_SWITCHING && r->jr.bmc_sent &&
 	    r->plat->apply == PT_PLAT_APPLY_ONLINE &&
@@ -183,11 +196,47 @@ rollback:
 	rollback(r, prefix);
 }
 
+/*
+ * State waiting-bmc: topod.c's timer's try. The BMC is asked once, its
+ * status without waiting (the timer's backoff is the wait); if it does not
+ * answer, nothing changes (no signal: State stays waiting-bmc, the timer
+ * is set again). If it does, the rollback is finished from the journal,
+ * deciding by the layout the BMC reports now (a BMC back from a reset may
+ * have no memory of the job, or have finished it meanwhile), the first
+ * cause kept.
+ */
+static void recover_retry_bmc(struct run *r)
+{
+	char err[TOPOD_MSG_LEN] = "";
+
+	before_from_journal(r);
+	if (!bmc_open(&r->cfg->bmc, r->plat, &r->bmc, err, sizeof(err))) {
+		bmc_budget(r->bmc, 0);
+		if (!bmc_status(r->bmc, &r->bj, err, sizeof(err))) {
+			tlog(LOG_NOTICE, "the BMC answers again (job %d %s, "
+			     "current %s): finishing the rollback to %s",
+			     r->bj.job, pt_platform_state_name(r->bj.state),
+			     ptc_layout_name(r->bj.current),
+			     ptc_layout_name(r->from));
+			post_state(r, TS_ROLLING_BACK, PCITOPO_LAYOUT_UNKNOWN);
+			tcopy(r->err, sizeof(r->err), r->jr.error);
+			r->terr = TERR_BMC;
+			rollback(r, "");
+			return;
+		}
+	}
+	tlog(LOG_INFO, "the BMC still does not answer: %s", err);
+}
+
 void run_recover(struct run *r)
 {
 	r->jr = r->j->journal;
 	r->from = r->jr.from;
 	r->to = r->jr.to;
+	if (r->j->retry_bmc) {
+		recover_retry_bmc(r);
+		return;
+	}
 	tlog(LOG_NOTICE, "journal: %s switch %s -> %s, last phase %s",
 	     tj_state_name(r->jr.state), ptc_layout_name(r->from),
 	     ptc_layout_name(r->to), r->jr.phase);

@@ -20,6 +20,20 @@ enum terr request_supported(const struct pt_platform *p,
 
 enum terr request_busy(const struct topod *d, char *msg, size_t len)
 {
+	/* before d->job: the BMC's retries run in a job of their own, and
+	 * between them there is none, yet the rollback is not over */
+	if (d->state == TS_WAITING_BMC) {
+		/* LastError: "FIRST CAUSE; rollback to L waits for the BMC:
+		 * WHY": the why is what is waited for */
+		const char *why = strstr(d->last_error, ROLLBACK_WAITS_BMC);
+
+		snprintf(msg, len, "waiting for the BMC to finish the rollback "
+			 "of the switch to %s (%.240s); topod asks it again by "
+			 "itself, next within %u s", ptc_layout_name(d->target),
+			 why ? why + strlen(ROLLBACK_WAITS_BMC) :
+			 "it did not answer", (d->bmc_retry_ms + 999) / 1000);
+		return TERR_BUSY;
+	}
 	if (!d->job)
 		return TERR_OK;
 	snprintf(msg, len, "a switch to %s is in progress (%s)",

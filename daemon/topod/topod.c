@@ -154,6 +154,60 @@ static int on_module_event(sd_event_source *s, int fd, uint32_t revents,
 	return 0;
 }
 
+/*
+ * State waiting-bmc: a rollback needs the BMC and it did not answer. The
+ * rollback's job has ended (the GPUs that can be are back); this timer
+ * starts another, which asks the BMC once and, if it answers, finishes
+ * the rollback from the journal (recover.c), else ends at once and the
+ * timer is set again, twice as far (at most TOPOD_BMC_RETRY_MAX_MS).
+ */
+static int on_bmc_retry(sd_event_source *s, uint64_t usec, void *userdata)
+{
+	struct topod *d = userdata;
+	struct tj_job journal;
+	int r;
+
+	(void)s; (void)usec;
+	d->bmc_timer = sd_event_source_unref(d->bmc_timer);
+	if (d->job || d->state != TS_WAITING_BMC)
+		return 0;	/* set again when that job ends */
+	r = tj_job_read(d->cfg.state_dir, &journal, NULL);
+	if (r) {
+		/* nothing to finish from: left for a human, as at start */
+		tlog(LOG_ERR, "waiting for the BMC, but the journal %s/%s: %s",
+		     d->cfg.state_dir, TJ_JOB_FILE, strerror(-r));
+		d->state = TS_FAILED;
+		bus_props_changed(d);
+		return 0;
+	}
+	tlog(LOG_INFO, "asking the BMC again (the rollback waits for it)");
+	r = topod_start_job(d, JOB_RECOVER, journal.to, journal.flags, &journal,
+			    true);
+	if (r)
+		tlog(LOG_ERR, "the BMC's retry: %s", strerror(-r));
+	d->bmc_retry_ms = d->bmc_retry_ms * 2 > TOPOD_BMC_RETRY_MAX_MS ?
+			  TOPOD_BMC_RETRY_MAX_MS : d->bmc_retry_ms * 2;
+	return 0;
+}
+
+static void bmc_retry_arm(struct topod *d)
+{
+	uint64_t now = 0;
+	int r;
+
+	if (d->bmc_timer || exit_after_job)
+		return;
+	if (!d->bmc_retry_ms)
+		d->bmc_retry_ms = TOPOD_BMC_RETRY_FIRST_MS;
+	(void)sd_event_now(d->event, CLOCK_MONOTONIC, &now);
+	r = sd_event_add_time(d->event, &d->bmc_timer, CLOCK_MONOTONIC,
+			      now + (uint64_t)d->bmc_retry_ms * 1000u, 0,
+			      on_bmc_retry, d);
+	if (r < 0)
+		tlog(LOG_ERR, "the BMC's retry timer: %s (the next start "
+		     "finishes the rollback)", strerror(-r));
+}
+
 static void handle(struct topod *d, struct tmsg *m)
 {
 	switch (m->type) {
@@ -187,6 +241,8 @@ static void handle(struct topod *d, struct tmsg *m)
 		bus_props_changed(d);
 		break;
 	case TM_FINISH:
+		if (m->state == TS_WAITING_BMC && d->state != TS_WAITING_BMC)
+			d->bmc_retry_ms = TOPOD_BMC_RETRY_FIRST_MS;	/* afresh */
 		d->state = m->state;
 		d->pending = m->state == TS_AWAITING_POWER_CYCLE ? m->layout :
 			     PCITOPO_LAYOUT_UNKNOWN;
@@ -227,6 +283,8 @@ static void handle(struct topod *d, struct tmsg *m)
 				SD_BUS_ERROR_FAILED, "the switch ended early");
 			d->pending_call = sd_bus_message_unref(d->pending_call);
 		}
+		if (d->state == TS_WAITING_BMC)
+			bmc_retry_arm(d);
 		if (exit_after_job) {
 			plan_shutdown(d);
 			(void)sd_event_exit(d->event, 0);
@@ -253,7 +311,7 @@ static int on_msg(sd_event_source *s, int fd, uint32_t revents,
 
 int topod_start_job(struct topod *d, enum tjob_kind kind,
 		    enum pcitopo_layout to, uint64_t flags,
-		    const struct tj_job *journal)
+		    const struct tj_job *journal, bool retry_bmc)
 {
 	struct tjob *j;
 	int r;
@@ -268,6 +326,7 @@ int topod_start_job(struct topod *d, enum tjob_kind kind,
 	j->to = to;
 	j->flags = flags;
 	j->msg_fd = d->msg_pipe[1];
+	j->retry_bmc = retry_bmc;
 	if (journal)
 		j->journal = *journal;
 	d->target = to;
@@ -501,7 +560,7 @@ static void start_recovery(struct topod *d)
 		d->pending = journal.state == TJ_AWAITING_POWER_CYCLE ?
 			     journal.to : PCITOPO_LAYOUT_UNKNOWN;
 		r = topod_start_job(d, JOB_RECOVER, journal.to, journal.flags,
-				    &journal);
+				    &journal, false);
 		if (r)
 			tlog(LOG_ERR, "recovery: %s", strerror(-r));
 	} else if (r != -ENOENT) {

@@ -82,13 +82,11 @@ enum terr {
 
 const char *terr_name(enum terr e);	/* full D-Bus error name (enums.c) */
 
-/* State property */
+/* State property: TOPOD_STATES (pcitopo/topod1.h), in its order */
 enum tstate {
-	TS_IDLE,
-	TS_SWITCHING,
-	TS_ROLLING_BACK,
-	TS_AWAITING_POWER_CYCLE,
-	TS_FAILED,
+#define TS_ID(id) TS_##id,
+	TOPOD_STATES(TS_ID)
+#undef TS_ID
 	__TS_MAX,
 };
 const char *tstate_name(enum tstate s);
@@ -233,9 +231,19 @@ struct tplan {
 
 struct topod;
 
+/* State waiting-bmc: the BMC is asked again 1 s after the rollback gave
+ * up on it, then at doubling intervals up to 30 s (a BMC resetting takes
+ * minutes; one status a try costs it nothing), until it answers. */
+/* what LastError says before the BMC's error while waiting-bmc (rollback.c
+ * writes it, request.c's Busy quotes what follows) */
+#define ROLLBACK_WAITS_BMC	" waits for the BMC: "
+#define TOPOD_BMC_RETRY_FIRST_MS	1000
+#define TOPOD_BMC_RETRY_MAX_MS		30000
+
 struct tjob {
 	struct topod *d;
 	enum tjob_kind kind;
+	bool retry_bmc;			/* JOB_RECOVER: waiting-bmc's try */
 	enum pcitopo_layout to;
 	uint64_t flags;
 	struct tj_job journal;		/* JOB_RECOVER: what was read */
@@ -271,6 +279,10 @@ struct topod {
 	char phase[TJ_PHASE_LEN];	/* of the job in flight */
 	enum pcitopo_layout target;
 	struct tj_committed committed;
+	/* State waiting-bmc: the BMC asked again by a job at this timer,
+	 * after bmc_retry_ms (TOPOD_BMC_RETRY_*: doubling between tries) */
+	sd_event_source *bmc_timer;
+	unsigned int bmc_retry_ms;
 	struct hw *hw;			/* main thread's: reads, events */
 	sd_event_source *hw_source;
 	unsigned int gpus;
@@ -329,9 +341,10 @@ void plan_finished(struct topod *d, struct tjob *j);
 void plan_shutdown(struct topod *d);
 
 /* topod.c */
+/* retry_bmc: a JOB_RECOVER that is waiting-bmc's try (recover.c) */
 int topod_start_job(struct topod *d, enum tjob_kind kind,
 		    enum pcitopo_layout to, uint64_t flags,
-		    const struct tj_job *journal);
+		    const struct tj_job *journal, bool retry_bmc);
 void topod_refresh(struct topod *d, bool check_drift);
 
 /* job.c: a job's thread; phase.c: its messages to the main thread */

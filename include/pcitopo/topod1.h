@@ -42,6 +42,37 @@
 #define TOPOD_PROP_PLATFORM		"Platform"
 
 /*
+ * The State property's values (also Status()'s State and PlanLayout()'s),
+ * TOPOD_STATES(X) as X(ID, name): topod names its enum tstate after it
+ * (TS_<ID>: daemon/topod/topod.h, enums.c), topoctl compares against
+ * TOPOD_STATE_<ID>. The XML's comment on State lists the same names.
+ *   idle                  nothing in flight
+ *   switching             a switch (or its recovery at start) runs
+ *   rolling-back          back to the old layout after a failure
+ *   awaiting-power-cycle  a layout is pending until the next power cycle
+ *   waiting-bmc           a rollback needs the BMC, which does not answer:
+ *                         every GPU that can be is back with its driver,
+ *                         topod asks the BMC again by itself (backoff) and
+ *                         finishes the rollback when it answers; a switch
+ *                         meanwhile is refused (Busy)
+ *   failed                a rollback or a power-cycled switch failed
+ */
+#define TOPOD_STATE_IDLE		"idle"
+#define TOPOD_STATE_SWITCHING		"switching"
+#define TOPOD_STATE_ROLLING_BACK	"rolling-back"
+#define TOPOD_STATE_AWAITING_POWER_CYCLE	"awaiting-power-cycle"
+#define TOPOD_STATE_WAITING_BMC		"waiting-bmc"
+#define TOPOD_STATE_FAILED		"failed"
+
+#define TOPOD_STATES(X)			\
+	X(IDLE)				\
+	X(SWITCHING)			\
+	X(ROLLING_BACK)			\
+	X(AWAITING_POWER_CYCLE)		\
+	X(WAITING_BMC)			\
+	X(FAILED)
+
+/*
  * The keys of Status()'s and PlanLayout()'s a{sv} answers, each as its name
  * and its variant's signature, the two strings sd-bus wants for an {sv}:
  * topod appends sd_bus_message_append(m, "{sv}", TOPOD_STATUS_GPUS, n);

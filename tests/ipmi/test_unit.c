@@ -89,6 +89,8 @@ static void test_good_platforms(void)
 	       "switchfw: three units to stop");
 	tap_ok(p.nids == 1 && p.gpu_ids[0].vendor == 0x1234 &&
 	       p.gpu_ids[0].device == 0x1111, "switchfw: extra GPU ID 1234:1111");
+	tap_ok(!p.rollback_select_always,
+	       "switchfw: moves.rollback_select defaults to \"if-moved\"");
 
 	ret = pt_platform_load("platforms/emulated-mux.conf", &p, err,
 			       sizeof(err));
@@ -101,6 +103,9 @@ static void test_good_platforms(void)
 	       pt_plat_ipmi(&p)->layouts[PCITOPO_LAYOUT_COMMON].select.data[0] == 0x01 &&
 	       pt_plat_ipmi(&p)->layouts[PCITOPO_LAYOUT_COMMON].select.data[1] == 0x02,
 	       "mux: online, select common is 0x3c 0x20 [01 02]");
+	tap_ok(p.rollback_select_always,
+	       "mux: a rollback selects again for slots taken down "
+	       "(moves.rollback_select = \"always\": QEMU drops the card)");
 
 	ret = pt_platform_load("platforms/template.conf", &p, err, sizeof(err));
 	tap_eq(ret, 0, "template.conf parses");
@@ -196,6 +201,9 @@ static const struct {
 	  "unknown key \"moves.gpu\"" },
 	{ "nothing moves", 17, "moves = { switch = 1; };", 17,
 	  "nothing would move" },
+	{ "rollback_select neither if-moved nor always", 17,
+	  "moves = { switch = 1; gpus = [ 4 ]; rollback_select = \"never\"; };",
+	  17, "expected \"if-moved\" or \"always\"" },
 	{ "bad unit name", 19, "stop_units = [ \"nvidia-dcgm\" ];", 19,
 	  "not a systemd unit" },
 	{ "bad GPU ID", 20, "gpu_ids = [ \"1af4-1050\" ];", 20,

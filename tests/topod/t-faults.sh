@@ -26,8 +26,14 @@
 # Then the BMC and the GPUs misbehave, no kill: a MUX that reports done
 # and moved nothing; a failed BMC job; a completion code for the Select;
 # a BMC not ready (0xD2) in preflight, on the Select, on the status (waited
-# out) and for good (failed within the budget, rolled back at the restart);
-# 0xC3 on the Select (never resent: the status read instead); a
+# out);
+# 0xC3 on the Select (never resent: the status read instead); a rollback
+# that asks the BMC only where it must (issue 24): the Select never sent
+# and the BMC gone (refused by 0xD2, or killed before it with the BMC
+# stopped: rolled back, nothing asked, the simulator's log says), the
+# Select out and the BMC gone through the rollback's budget (waiting-bmc:
+# the GPUs back, a switch Busy; then topod finishes by itself when the BMC
+# answers: its job failed, forgotten by a reset, or done meanwhile); a
 # GPU that does not come back in the new layout (Timeout, rolled back); one
 # that comes back in neither (State failed, the journal kept, LastError the
 # first cause; the next start tries again; once the GPU is back, rolled
@@ -64,6 +70,11 @@ bmc_start "$D" --method mux --busy-ms 200
 topod_conf "$D" emulated-mux 8000
 # a GPU that does not come back costs this much (the budget), not 20 s
 sed -i 's/reenumerate_ms = [0-9]*/reenumerate_ms = 1500/' "$D/platform.conf"
+# the stand-in's slots bring their cards back when powered on, as pciehp
+# does: a rollback needs the BMC only where the MUX may have moved (the
+# emulated server's QEMU drops a card at power off: "always" there)
+sed -i 's/rollback_select = "always"/rollback_select = "if-moved"/' "$D/platform.conf"
+grep -q 'rollback_select = "if-moved"' "$D/platform.conf" || echo "# no rollback_select in the platform file"
 export PCITOPO_BMC_CONSOLE_PORT
 console() { "$top/tests/bmc/bmc-console" --port "$PCITOPO_BMC_CONSOLE_PORT" "$@" >/dev/null; }
 
@@ -342,8 +353,8 @@ ok "$([[ $rc == 0 && $line == *"BMC not ready (0xD2 BMC initialization in progre
 after "0xD2 three times on the status ($from -> $to)" "$to" "" "empty"
 # 0xC3 (timeout while processing) on the Select: it may have acted, so it
 # is never sent again; the status says what happened (here: nothing, the
-# simulated BMC ran no job), and the switch rolls back: one Select in all,
-# the rollback's
+# simulated BMC ran no job and reports the old layout), and the switch
+# rolls back without another Select: the MUX never moved (issue 24)
 from=$(name "$(bmc_current)") to=$(other)
 jid=$(sed -n 's/^job_id=//p' "$PCITOPO_BMC_STATE")
 down
@@ -357,43 +368,175 @@ wait "$spid"; rc=$?
 sed 's/^/# /' "$D/set.out"
 settle idle
 ok "$([[ $rc == 1 ]] && grep -q "completion code 0xC3 timeout while processing command; reading the status instead" "$D/topod.log" &&
-	[[ $(sed -n 's/^job_id=//p' "$PCITOPO_BMC_STATE") == $((jid + 1)) ]] && echo 0 || echo 1)" \
-	"0xC3 on the Select ($from -> $to): not resent, the status read instead; one BMC job in all (the rollback's)"
+	grep -q "rollback-bmc: done.*the BMC not asked: the BMC reported $from after its job, the MUX never moved" "$D/topod.log" &&
+	[[ $(sed -n 's/^job_id=//p' "$PCITOPO_BMC_STATE") == "$jid" ]] && echo 0 || echo 1)" \
+	"0xC3 on the Select ($from -> $to): not resent, the status read instead; it reports $from, so the rollback selects nothing: no BMC job in all"
 after "0xC3 on the Select ($from -> $to)" "$from" \
 	"select $to: BMC *: completion code 0xC3 timeout while processing command; the status then: BMC job done but current layout is $from" \
 	"names the 0xC3 first, then what the status said"
-# a BMC that stays in 0xD2: the bmc phase fails once the budget is spent,
-# naming 0xD2 and the wait; its rollback meets the same BMC and fails too
-# (State failed), but every GPU is back with its driver, nothing detached;
-# once the BMC is ready the next start rolls back
+# --- a rollback asks the BMC only where it must (issue 24) ----------------
+# asked: how many OEM commands the simulated BMC has received (its log has
+# a line for each)
+asked() { grep -c 'pcitopo_bmc: asked: ' "$PCITOPO_BMC_DIR/sim.log"; }
+# sim_sync: the simulator has handled whatever was sent to it before (one
+# status of our own, answered: UDP in order)
+sim_sync() { wait_for 10 sh -c "$PCITOPO_BMC_IPMITOOL raw 0x3c 0x21"; }
+jobs_now() { sed -n 's/^job_id=//p' "$PCITOPO_BMC_STATE"; }
+# A BMC that answers 0xD2 to everything from the Select on: each Select is
+# refused before it acted, so the MUX never moved and the journal says so
+# (bmc_sent back to 0). The bmc phase fails once its budget is spent,
+# naming 0xD2 and the wait; the rollback asks the BMC nothing more and
+# is done: idle, the old layout, 8 GPUs, every driver bound.
 from=$(name "$(bmc_current)") to=$(other)
+jid=$(jobs_now)
 down
-TOPOD_ARGS="--test-fault bmc_select:1:stop" topod_start "$D"
+TOPOD_ARGS="--test-fault bmc_select:1:stop --test-fault rollback-bmc:1:stop" topod_start "$D"
 "$TOPOCTL" set "$to" --force >"$D/set.out" 2>&1 &
 spid=$!
 wait_for 30 stopped
 console 'pcitopo_cc 0xd2 forever'
 kill -CONT "$(pid)"
-wait "$spid"; rc=$?
-sed 's/^/# /' "$D/set.out"
-settle failed
+wait_for 30 sh -c "grep -q 'SIGSTOP at rollback-bmc' '$D/topod.log'"
+wait_for 30 stopped
 line=$(grep " bmc: failed" "$D/topod.log" | tail -1)
 echo "# $line"
-le=$(st | jq -r '.last_error // ""')
-echo "# LastError: $le"
-ok "$([[ $rc == 1 && $line == *"not ready for the layout Select: 0xD2 BMC initialization in progress, after waiting "*" s (budget 8000 ms)"* ]] &&
-	waited 4 10 "${line/after waiting/waited}" && echo 0 || echo 1)" \
-	"0xD2 forever ($from -> $to): the bmc phase fails once its 8 s budget is spent, naming 0xD2 and the wait"
-ok "$([[ $(st | jq -r .state) == failed && $le == *"not ready for the layout Select: 0xD2 BMC initialization in progress"*"; rollback to $from failed: "*0xD2* ]] && echo 0 || echo 1)" \
-	"0xD2 forever: State failed, LastError the first cause (0xD2 on the Select), then the rollback's (0xD2 again)"
-ok "$([[ $(jget rollback_failed) == 1 && $(jget error) == *0xD2* && $(nodrv) == 0 && ! -e $S/fake-detached &&
-	! -s $S/fake-slots-off && $(st | jq -r .gpus) == 8 && $(bmc_current) == $(code "$from") ]] && echo 0 || echo 1)" \
-	"0xD2 forever: 8 GPUs, every driver bound, nothing detached, every slot up; the journal kept for the next start"
+n0=$(asked)
+ok "$(stopped && [[ $line == *"not ready for the layout Select: 0xD2 BMC initialization in progress, after waiting "*" s (budget 8000 ms)"* &&
+	$(jget state) == rolling-back && $(jget bmc_sent) == 0 ]] && waited 4 10 "${line/after waiting/waited}" && echo 0 || echo 1)" \
+	"0xD2 forever on the Select ($from -> $to): the bmc phase fails after its 8 s budget, naming 0xD2; held at rollback-bmc, the journal says no Select went out (bmc_sent=0)"
+kill -CONT "$(pid)"
+wait "$spid"; rc=$?
+sed 's/^/# /' "$D/set.out"
+settle idle
 console 'pcitopo_cc off'
+sim_sync
+ok "$([[ $rc == 1 && $(asked) == $((n0 + 1)) && $(jobs_now) == "$jid" ]] &&
+	grep -q "rollback-bmc: done.*the BMC not asked: the Select was never sent, the MUX never moved" "$D/topod.log" && echo 0 || echo 1)" \
+	"0xD2 forever on the Select: the rollback asked the BMC nothing (its log: only our own status since the hold), no job ran"
+after "0xD2 forever on the Select, rolled back without the BMC ($from -> $to)" "$from" \
+	"BMC * not ready for the layout Select: 0xD2 BMC initialization in progress, after waiting * s (budget 8000 ms)" "is the 0xD2 on the Select"
+
+# Killed before the Select (the journal in phase bmc, bmc_sent=0) while the
+# BMC does not answer at all (SIGSTOP): the next start rolls back without
+# asking it; nothing reached it meanwhile (its log, once it runs again)
+from=$(name "$(bmc_current)") to=$(other)
+down
+TOPOD_ARGS="--test-fault bmc:1:stop" topod_start "$D"
+"$TOPOCTL" set "$to" --force --no-wait >/dev/null 2>&1
+wait_for 30 stopped
+kill -STOP "$PCITOPO_BMC_PID"
+n0=$(asked)
+ok "$([[ $(jget phase) == bmc && $(jget bmc_sent) == 0 && $(proc_state "$PCITOPO_BMC_PID") == T ]] && echo 0 || echo 1)" \
+	"killed before the Select, the BMC stopped ($from -> $to): the journal in phase bmc, bmc_sent=0"
 restart
 settle idle
-after "0xD2 forever, then the BMC ready, topod restarted ($from -> $to)" "$from" \
-	"*0xD2 BMC initialization in progress*; rollback to $from failed: *; tried again at the next start*" "keeps 0xD2 as the first cause"
+kill -CONT "$PCITOPO_BMC_PID"
+sim_sync
+ok "$([[ $(asked) == $((n0 + 1)) ]] && echo 0 || echo 1)" \
+	"killed before the Select, the BMC gone: the recovery asked it nothing (its log: only our own status since)"
+after "killed before the Select, the BMC gone, restarted ($from -> $to)" "$from" \
+	"topod stopped in phase bmc of the switch from $from to $to (killed or crashed)" "names the interrupted phase"
+
+# waiting_bmc LABEL SETUP-AT-SELECT [MORE-FAULTS]: a switch whose Select
+# goes out (SETUP-AT-SELECT run while topod is held just before it; the
+# job latches it), then the BMC answers 0xD2 to everything (held just
+# after the Select): the bmc phase spends its budget, the rollback, which
+# must ask the BMC (the MUX may have moved), spends its own and waits
+# for the BMC: State waiting-bmc, every GPU back with its driver, the
+# journal kept, a switch refused Busy saying what topod waits for.
+waiting_bmc() {
+	local label=$1 s
+	from=$(name "$(bmc_current)") to=$(other)
+	jid=$(jobs_now)
+	down
+	# a budget of 3 s (the job takes 0.2 s): spent twice, forward and back
+	sed -i 's/bmc_job_ms = [0-9]*/bmc_job_ms = 3000/' "$D/platform.conf"
+	TOPOD_ARGS="--test-fault bmc_select:1:stop --test-fault bmc_follow:1:stop ${3:-}" topod_start "$D"
+	"$TOPOCTL" set "$to" --force >"$D/set.out" 2>&1 &
+	spid=$!
+	wait_for 30 stopped
+	eval "$2"
+	kill -CONT "$(pid)"
+	wait_for 30 sh -c "grep -q 'SIGSTOP at bmc_follow' '$D/topod.log'"
+	wait_for 30 stopped
+	console 'pcitopo_cc 0xd2 forever'
+	kill -CONT "$(pid)"
+	wait "$spid"; rc=$?
+	sed 's/^/# /' "$D/set.out"
+	settle waiting-bmc
+	s=$(st)
+	le=$(jq -r '.last_error // ""' <<<"$s")
+	echo "# LastError: $le"
+	first="BMC * not ready for the status: 0xD2 BMC initialization in progress, after waiting * s (budget 3000 ms)"
+	# shellcheck disable=SC2053 # globs, on purpose
+	ok "$([[ $rc == 1 && $(jq -r .state <<<"$s") == waiting-bmc && $le == $first"; rollback to $from waits for the BMC: "$first ]] && echo 0 || echo 1)" \
+		"$label ($from -> $to): topoctl set fails, State waiting-bmc, LastError the first cause (0xD2 on the status), then what the rollback waits for"
+	# shellcheck disable=SC2053
+	ok "$([[ $(jq -r .gpus <<<"$s") == 8 && $(nodrv) == 0 && ! -e $S/fake-detached && ! -s $S/fake-slots-off &&
+		$(jget state) == rolling-back && $(jget phase) == waiting-bmc && $(jget bmc_sent) == 1 && $(jget error) == $first ]] && echo 0 || echo 1)" \
+		"$label: every GPU back with its driver (8), every slot up, nothing detached; the journal kept (rolling-back, phase waiting-bmc, the first cause)"
+	"$TOPOCTL" set "$from" --force >"$D/busy.out" 2>&1; rc=$?
+	sed 's/^/# /' "$D/busy.out"
+	ok "$([[ $rc != 0 && $(<"$D/busy.out") == *"busy: waiting for the BMC to finish the rollback of the switch to $to (BMC "*" not ready for the status: 0xD2"*"); topod asks it again by itself, next within "* ]] &&
+		"$TOPOCTL" status | grep -q "^State: *waiting-bmc (for the BMC, to finish the rollback of the switch to $to; " && echo 0 || echo 1)" \
+		"$label: a switch meanwhile is refused (Busy), saying what topod waits for; topoctl status says waiting-bmc, for what"
+}
+
+waiting_bmc "the BMC gone after the Select, its job failed meanwhile" 'console pcitopo_fail_next'
+# the boot unit's job meanwhile (a profile of the other layout): no switch,
+# no boot attempt recorded (that would stop the next boot from trying)
+echo "$to" >"$D/profile"
+out=$(PCITOPO_PROFILE=$D/profile PCITOPO_STATE_DIR=$S TOPOCTL=$TOPOCTL sh "$top/systemd/pcitopo-boot" 2>&1); rc=$?
+echo "# pcitopo-boot: $out"
+ok "$([[ $rc == 1 && $out == *"topod waits for the BMC to finish a rollback; not switching to $to now"* && ! -e $S/boot-attempt ]] &&
+	echo 0 || echo 1)" "waiting-bmc: pcitopo-boot does not switch, says why, records no boot attempt"
+n0=$(asked)
+console 'pcitopo_cc off'
+wait_for 60 sh -c "'$TOPOCTL' -j status | jq -e '.state == \"idle\"' >/dev/null && [ ! -e '$S/job' ]"
+ok "$([[ $(asked) -gt $n0 && $(jobs_now) == $((jid + 1)) ]] &&
+	grep -q "the BMC answers again (job $((jid + 1)) failed, current $from)" "$D/topod.log" &&
+	grep -q "rollback-bmc: done.*BMC still at $from (job $((jid + 1)) failed): nothing to select" "$D/topod.log" && echo 0 || echo 1)" \
+	"the BMC back: topod finished the rollback by itself; the BMC reports the failed job and $from: nothing selected (one job in all)"
+after "the BMC back, rolled back by topod itself ($from -> $to)" "$from" \
+	"$first; rolled back to $from once the BMC answered again" "keeps the first cause, says the rollback waited"
+
+# the BMC back from a reset with no memory of the job (hung meanwhile,
+# the MUX never moved): decided from the layout it reports, journalled
+waiting_bmc "the BMC gone after the Select, then reset and forgetting the job" 'console pcitopo_hang' \
+	"--test-fault rollback-reenumerate:1:stop"
+console 'pcitopo_forget' 'pcitopo_cc off'
+wait_for 60 stopped
+ok "$(stopped && [[ $(jget phase) == rollback-reenumerate && $(jget bmc_current) == "$from" && $(jget bmc_pending) == unknown ]] &&
+	echo 0 || echo 1)" \
+	"the BMC back knowing no job: its layout ($from) decides and is journalled (bmc_current=$from, nothing pending)"
+kill -CONT "$(pid)"
+settle idle
+# (the main thread logs the phase's end: not while topod was held)
+ok "$([[ $(jobs_now) == 0 ]] && grep -q "rollback-bmc: done.*BMC still at $from (job 0 idle): nothing to select" "$D/topod.log" &&
+	echo 0 || echo 1)" "the BMC that forgot its job: nothing selected (no job since: job id still 0)"
+after "the BMC back knowing no job, rolled back ($from -> $to)" "$from" \
+	"$first; rolled back to $from once the BMC answered again" "keeps the first cause"
+
+# the BMC back reporting the other layout: its job finished while it did
+# not answer, the MUX moved: the moved GPUs off the bus, the old layout
+# selected again (journalled first: bmc_current the BMC's report)
+# (4 ports detached forward: the rollback's first hw_detach is the 5th)
+waiting_bmc "the BMC gone after the Select, its job done meanwhile" ':' "--test-fault hw_detach:5:stop"
+ok "$([[ $(bmc_current) == $(code "$to") && $(st | jq -r .layout) == "$to" ]] && echo 0 || echo 1)" \
+	"the job done while the BMC did not answer: the GPUs came back where the MUX put them ($to)"
+console 'pcitopo_cc off'
+wait_for 60 stopped
+ok "$(stopped && [[ $(jget phase) == rollback-bmc && $(jget bmc_current) == "$to" && $(jget bmc_sent) == 1 &&
+	$(jget ports) == *0000:1* ]] && echo 0 || echo 1)" \
+	"the BMC back at $to: journalled (bmc_current=$to) before the moved GPUs' ports are detached for the rollback's Select"
+echo "# job: $(grep -E '^(phase|bmc_|ports)' "$S/job" | tr '\n' ' ')"
+kill -CONT "$(pid)"
+settle idle
+ok "$([[ $(jobs_now) == $((jid + 2)) ]] && echo 0 || echo 1)" "the BMC back at $to: one Select for the rollback (jobs $((jid + 1)), $((jid + 2)))"
+after "the BMC back at $to, rolled back ($from -> $to)" "$from" \
+	"$first; rolled back to $from once the BMC answered again" "keeps the first cause"
+sed -i 's/bmc_job_ms = [0-9]*/bmc_job_ms = 8000/' "$D/platform.conf"
+restart
 
 fault_switch 'code $to >"$S/fake-missing"'
 rm -f "$S/fake-missing"
@@ -633,7 +776,6 @@ cp -a "$S/." "$T/"
 sed -i "s|^state_dir = .*|state_dir = \"$T\";|" "$D/topod.conf"
 S0=$S S=$T
 fill() { dd if=/dev/zero of="$T/fill" bs=4k >/dev/null 2>&1; sync; }
-jobs_now() { sed -n 's/^job_id=//p' "$PCITOPO_BMC_STATE"; }
 nothing_done() {	# nothing_done JOB_ID FROM: nothing moved, State idle
 	[[ ! -e $T/job && ! -e $T/.job.tmp && ! -s $T/fake-slots-off && ! -e $T/fake-detached && $(nodrv) == 0 &&
 		$(jobs_now) == "$1" && $(bmc_current) == $(code "$2") &&

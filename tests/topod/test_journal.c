@@ -58,6 +58,8 @@ int main(void)
 	j.to = PCITOPO_LAYOUT_CASCADE;
 	j.flags = 3;
 	j.bmc_sent = 1;
+	j.bmc_current = PCITOPO_LAYOUT_BALANCE;
+	j.bmc_pending = PCITOPO_LAYOUT_UNKNOWN;
 	j.started_usec = 1234567890123ULL;
 	j.nunits = 2;
 	strcpy(j.units[0], "nvidia-dcgm.service");
@@ -96,6 +98,9 @@ int main(void)
 	       back.to == PCITOPO_LAYOUT_CASCADE && back.flags == 3 &&
 	       back.bmc_sent == 1 && back.started_usec == 1234567890123ULL,
 	       "state, phase, layouts, flags, select sent, start time survive");
+	tap_ok(back.bmc_current == PCITOPO_LAYOUT_BALANCE &&
+	       back.bmc_pending == PCITOPO_LAYOUT_UNKNOWN,
+	       "what the BMC reported after the Select survives (a rollback decides by it)");
 	tap_ok(back.nunits == 2 && !strcmp(back.units[1],
 					   "nvidia-persistenced.service") &&
 	       back.nports == 2 && !strcmp(back.ports[1], "0000:82:01.0"),
@@ -136,9 +141,13 @@ int main(void)
 	    "to=cascade\n");
 	tap_eq(tj_job_read(dir, &back, &line), -EBADMSG,
 	       "a torn journal (no end marker) is refused");
-	put("job", "version=4\nstate=switching\nend=1\n");
+	put("job", "version=5\nstate=switching\nend=1\n");
 	tap_eq(tj_job_read(dir, &back, &line), -EBADMSG,
 	       "a journal of a newer version is refused");
+	put("job", "version=3\nstate=rolling-back\nbmc_sent=1\nend=1\n");
+	tap_ok(tj_job_read(dir, &back, &line) == 0 && back.bmc_sent == 1 &&
+	       back.bmc_current == PCITOPO_LAYOUT_UNKNOWN,
+	       "a version 3 journal is read: no BMC report (a rollback asks the BMC)");
 	put("job", "version=1\nstate=switching\nphase=bmc\nfrom=balance\n"
 	    "to=cascade\nend=1\n");
 	tap_ok(tj_job_read(dir, &back, &line) == 0 && back.ngpus == 0 &&

@@ -51,6 +51,8 @@ int main(void)
 	       topod_errno_of("org.freedesktop.DBus.Error.Failed"),
 	       topod_errno_of(NULL));
 %s%s%s	printf("all %%llu\n", (unsigned long long)TOPOD_F_ALL);
+#define S(id) printf("state %%s %%s\n", #id, TOPOD_STATE_##id);
+	TOPOD_STATES(S)
 	return 0;
 }
 """
@@ -82,7 +84,8 @@ def read_header():
     h = {"errors": {}, "flags": {}, "text": text,
          "members": {"method": [], "signal": [], "prop": []},
          "keys": {"status": {}, "plan": {}}, "key_macros": {"status": [], "plan": []},
-         "err_macros": re.findall(r"^#define\s+TOPOD_ERR_(\w+)\s", text, re.M)}
+         "err_macros": re.findall(r"^#define\s+TOPOD_ERR_(\w+)\s", text, re.M),
+         "states": [], "state_macros": re.findall(r"^#define\s+TOPOD_STATE_(\w+)\s", text, re.M)}
     for line in out.splitlines():
         f = line.split()
         if f[0] == "error":
@@ -98,6 +101,8 @@ def read_header():
             h["notours"] = [int(x) for x in f[1:]]
         elif f[0] == "all":
             h["all"] = int(f[1])
+        elif f[0] == "state":
+            h["states"].append((f[1], f[2]))
         else:
             h[f[0]] = f[1]
     return h
@@ -270,6 +275,25 @@ def check_sources(h):
        "%d Status and PlanLayout keys as a literal" % len(names), "\n".join(found))
 
 
+def check_states(h, iface):
+    """State's values: TOPOD_STATES is every TOPOD_STATE_* once, and its
+    names are the quoted ones of the XML's comment on <property State>."""
+    prev, doc = None, None
+    for el in iface:
+        if el.tag == "property" and el.get("name") == "State":
+            doc = prev.text if prev is not None and prev.tag is ET.Comment else ""
+            break
+        prev = el
+    x = re.findall(r'"([a-z-]+)"', doc or "")
+    got = [name for _, name in h["states"]]
+    ok(sorted(h["state_macros"]) == sorted(i for i, _ in h["states"]) and
+       len(set(got)) == len(got),
+       "every TOPOD_STATE_* is in the TOPOD_STATES table, once",
+       "macros %s, table %s" % (sorted(h["state_macros"]), h["states"]))
+    ok(got and got == x, "State's values: the header's TOPOD_STATES are the XML's, in its "
+       "order (%s)" % ", ".join(got), "header %s\nXML %s" % (got, x))
+
+
 def main():
     h = read_header()
     if h is None:
@@ -302,6 +326,7 @@ def main():
            "header only: %s\nXML only: %s" % (sorted(set(got) - set(x)), sorted(set(x) - set(got))))
     check_keys(h, iface)
     check_sources(h)
+    check_states(h, iface)
 
     prefix = h["interface"] + ".Error."
     ok(h["prefix"] == prefix, "error names are %sNAME" % prefix, h["prefix"])
