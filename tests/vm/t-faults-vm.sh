@@ -18,6 +18,12 @@
 #   D. the host powered off (the BMC's chassis power cycle: QEMU killed)
 #      with topod held after detach (bmc:1) from cascade: the next boot's
 #      topod rolls back (nothing moved), and says the host went down.
+#   F. topod stopped (held at bmc:1, from cascade): a second topoctl set
+#      says topod is not answering, exit 4, never "failed"; then killed:
+#      rolled back as A;
+#   E. the BMC answers 0xD2 (initialization in progress, as after its
+#      reset) to its next 3 commands: waited out, balance committed, the
+#      phase line names the code and the wait.
 # Each asserts: committed or rolled back as the journal allows, State idle,
 # the journal gone, 8 GPUs, the module's layout; every GPU with a driver
 # bound again: the 4 that never left their ports bochs-drm, as before; a
@@ -145,6 +151,31 @@ case_ D2 --after
 recovered "D, the next boot" cascade \
 	"the host went down (power cut or reset) in phase bmc of the switch from cascade to balance"
 eqd "$(bound "$(kv drivers)")" "4 8" "D: every GPU has a driver (GPU0-3 bochs-drm, the 4 put back virtio-pci; none left unbound)" "$(kv drivers)"
+
+echo "# F. topod stopped mid-switch: what topoctl set says (issue 24)"
+case_ F balance bmc:1 hold
+held "F (bmc:1)" "state=switching phase=bmc bmc_sent=0 "
+# a second client while topod stands: its pings go unanswered (200 ms
+# each here, TOPOCTL_PROBE_MS; 5 s by default)
+out=$(grun bash -c 'TOPOCTL_PROBE_MS=200 timeout 120 topoctl set balance >/tmp/f.out 2>&1; echo "rc=$?"
+	echo "msg=$(grep -c "topod is not answering" /tmp/f.out) $(grep -c "failed" /tmp/f.out)"
+	kill -KILL "$(systemctl show -p MainPID --value topod.service)"' 2>&1) || true
+eqd "$(kv rc) $(kv msg)" "4 1 0" \
+	"F: topoctl set against a stopped topod: 'topod is not answering' (the switch may still run), exit 4, nothing called failed" "$out"
+case_ F2 --after
+recovered "F, killed after topoctl gave up" cascade \
+	"topod stopped in phase bmc of the switch from cascade to balance (killed or crashed)"
+eqd "$(bound "$(kv drivers)")" "4 8" "F: every GPU has a driver again" "$(kv drivers)"
+
+echo "# E. the BMC not ready (0xD2, as after its reset) for its next 3 answers"
+"$srv" console "$dir" 'pcitopo_cc 0xd2 3' >/dev/null 2>&1 || true
+out=$(T=300 grun bash -c 'timeout 240 topoctl set balance >/tmp/e.out 2>&1; echo "rc=$?"
+	echo "waited=$(grep -c "BMC not ready (0xD2 BMC initialization in progress): waited" /tmp/e.out)"; sed "s/^/set=/" /tmp/e.out' 2>&1) || true
+eqd "$(kv rc) $([[ $(kv waited) -ge 1 ]] && echo said)" "0 said" \
+	"E: 0xD2 three times: waited out, the switch done, its phase line names the code and the wait" "$out"
+case_ E2 --after
+recovered "E, after 0xD2" balance ""
+eqd "$(bound "$(kv drivers)")" "4 8" "E: every GPU has a driver (the 4 moved: virtio-pci)" "$(kv drivers)"
 
 echo "# t-faults-vm: $(since "$t_all") s"
 echo "1..$n"
