@@ -18,6 +18,8 @@ cut -d' ' -f2- "$log.ts" >"$log"
 echo "tapt=$(($(date +%s) - a0))"
 # a silence is attributed to the line before it; the end to the last line
 printf '%s\n' "$(date +%s) (end)" >>"$log.ts"
-echo "slow=$(awk 'NR > 1 { print $1 - t "s after \"" substr(l, 1, 70) "\"" } { t = $1; l = $0; sub(/^[0-9]+ /, "", l) }' "$log.ts" |
-	sort -rn | head -n 2 | tr '\n' ';')"
+# (an empty line is passed over: the step is the last line with words)
+echo "slow=$(awk 'NR > 1 { print $1 - t "s after \"" substr(l, 1, 70) "\"" }
+	{ t = $1; w = $0; sub(/^[0-9]+ ?/, "", w); if (w != "") l = w }' "$log.ts" |
+	sort -rn | head -n 2 | paste -sd ';')"
 exit "$st"
