@@ -103,6 +103,16 @@ restart() {
 	down KILL
 	TOPOD_ARGS='' topod_start "$D"
 }
+# held_set "--test-fault WHERE:N:stop ...": topod started afresh with those
+# faults and topoctl set $to in the background (its output in set.out, its
+# pid in spid), until topod stands at the first of them
+held_set() {
+	down
+	TOPOD_ARGS=$1 topod_start "$D"
+	"$TOPOCTL" set "$to" --force >"$D/set.out" 2>&1 &
+	spid=$!
+	wait_for 30 stopped
+}
 boot=0
 power_cut() {	# the host goes down and comes up: the stand-in's state resets
 	boot=$((boot + 1))
@@ -271,11 +281,7 @@ after "a failed BMC job ($from -> $to)" "$from" "BMC job * failed (error 2)" "na
 # the completion code must answer the Select, not preflight's status: held
 # just before it
 from=$(name "$(bmc_current)") to=$(other)
-down
-TOPOD_ARGS="--test-fault bmc_select:1:stop" topod_start "$D"
-"$TOPOCTL" set "$to" --force >"$D/set.out" 2>&1 &
-spid=$!
-wait_for 30 stopped
+held_set "--test-fault bmc_select:1:stop"
 console 'pcitopo_cc 0xc1'	# one console line
 kill -CONT "$(pid)"
 wait "$spid"; rc=$?
@@ -296,11 +302,7 @@ waited() {
 }
 # in preflight: its status answered 0xD2 twice, then the BMC is ready
 from=$(name "$(bmc_current)") to=$(other)
-down
-TOPOD_ARGS="--test-fault preflight:1:stop" topod_start "$D"
-"$TOPOCTL" set "$to" --force >"$D/set.out" 2>&1 &
-spid=$!
-wait_for 30 stopped
+held_set "--test-fault preflight:1:stop"
 console 'pcitopo_cc 0xd2 2'
 kill -CONT "$(pid)"
 wait "$spid"; rc=$?
@@ -315,11 +317,7 @@ after "0xD2 twice in preflight ($from -> $to)" "$to" "" "empty"
 # ready; one job in all
 from=$(name "$(bmc_current)") to=$(other)
 jid=$(sed -n 's/^job_id=//p' "$PCITOPO_BMC_STATE")
-down
-TOPOD_ARGS="--test-fault bmc_select:1:stop" topod_start "$D"
-"$TOPOCTL" set "$to" --force >"$D/set.out" 2>&1 &
-spid=$!
-wait_for 30 stopped
+held_set "--test-fault bmc_select:1:stop"
 console 'pcitopo_cc 0xd2 3'
 kill -CONT "$(pid)"
 wait "$spid"; rc=$?
@@ -335,11 +333,7 @@ after "0xD2 three times on the Select ($from -> $to)" "$to" "" "empty"
 # on the status, once the Select is out: read again, never a second Select
 from=$(name "$(bmc_current)") to=$(other)
 jid=$(sed -n 's/^job_id=//p' "$PCITOPO_BMC_STATE")
-down
-TOPOD_ARGS="--test-fault bmc_follow:1:stop" topod_start "$D"
-"$TOPOCTL" set "$to" --force >"$D/set.out" 2>&1 &
-spid=$!
-wait_for 30 stopped
+held_set "--test-fault bmc_follow:1:stop"
 console 'pcitopo_cc 0xd2 3'
 kill -CONT "$(pid)"
 wait "$spid"; rc=$?
@@ -357,11 +351,7 @@ after "0xD2 three times on the status ($from -> $to)" "$to" "" "empty"
 # rolls back without another Select: the MUX never moved (issue 24)
 from=$(name "$(bmc_current)") to=$(other)
 jid=$(sed -n 's/^job_id=//p' "$PCITOPO_BMC_STATE")
-down
-TOPOD_ARGS="--test-fault bmc_select:1:stop" topod_start "$D"
-"$TOPOCTL" set "$to" --force >"$D/set.out" 2>&1 &
-spid=$!
-wait_for 30 stopped
+held_set "--test-fault bmc_select:1:stop"
 console 'pcitopo_cc 0xc3 1'
 kill -CONT "$(pid)"
 wait "$spid"; rc=$?
@@ -389,11 +379,7 @@ jobs_now() { sed -n 's/^job_id=//p' "$PCITOPO_BMC_STATE"; }
 # is done: idle, the old layout, 8 GPUs, every driver bound.
 from=$(name "$(bmc_current)") to=$(other)
 jid=$(jobs_now)
-down
-TOPOD_ARGS="--test-fault bmc_select:1:stop --test-fault rollback-bmc:1:stop" topod_start "$D"
-"$TOPOCTL" set "$to" --force >"$D/set.out" 2>&1 &
-spid=$!
-wait_for 30 stopped
+held_set "--test-fault bmc_select:1:stop --test-fault rollback-bmc:1:stop"
 console 'pcitopo_cc 0xd2 forever'
 kill -CONT "$(pid)"
 wait_for 30 sh -c "grep -q 'SIGSTOP at rollback-bmc' '$D/topod.log'"
@@ -551,11 +537,7 @@ after "a GPU back on a narrower link in $to ($from -> $to)" "$from" \
 # a GPU that comes back in neither layout: gone once the GPUs were
 # detached (held in the bmc phase; preflight saw all 8)
 from=$(name "$(bmc_current)") to=$(other)
-down
-TOPOD_ARGS="--test-fault bmc:1:stop" topod_start "$D"
-"$TOPOCTL" set "$to" --force >"$D/set.out" 2>&1 &
-spid=$!
-wait_for 30 stopped
+held_set "--test-fault bmc:1:stop"
 printf '%s\n%s\n' "$(code "$from")" "$(code "$to")" >"$S/fake-missing"
 kill -CONT "$(pid)"
 wait "$spid"; rc=$?
@@ -847,11 +829,7 @@ ok "$([[ $(st | jq -r '"\(.layout) \(.state) \(.committed_layout)"') == "$to idl
 # without one); no driver unbound (none to bind again), nothing detached, no Select
 from=$(name "$(bmc_current)") to=$(other)
 jid=$(jobs_now)
-down
-TOPOD_ARGS="--test-fault quiesce:1:stop" topod_start "$D"
-"$TOPOCTL" set "$to" --force >"$D/set.out" 2>&1 &
-spid=$!
-wait_for 30 stopped
+held_set "--test-fault quiesce:1:stop"
 fill
 kill -CONT "$(pid)"
 wait "$spid"; rc=$?
