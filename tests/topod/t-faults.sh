@@ -103,13 +103,13 @@ restart() {
 	down KILL
 	TOPOD_ARGS='' topod_start "$D"
 }
-# held_set "--test-fault WHERE:N:stop ...": topod started afresh with those
-# faults and topoctl set $to in the background (its output in set.out, its
-# pid in spid), until topod stands at the first of them
+# held_set "--test-fault WHERE:N:stop ..." [--no-wait]: topod started afresh
+# with those faults and topoctl set $to in the background (its output in
+# set.out, its pid in spid), until topod stands at the first of them
 held_set() {
 	down
 	TOPOD_ARGS=$1 topod_start "$D"
-	"$TOPOCTL" set "$to" --force >"$D/set.out" 2>&1 &
+	"$TOPOCTL" set "$to" --force ${2:+"$2"} >"$D/set.out" 2>&1 &
 	spid=$!
 	wait_for 30 stopped
 }
@@ -406,10 +406,7 @@ after "0xD2 forever on the Select, rolled back without the BMC ($from -> $to)" "
 # BMC does not answer at all (SIGSTOP): the next start rolls back without
 # asking it; nothing reached it meanwhile (its log, once it runs again)
 from=$(name "$(bmc_current)") to=$(other)
-down
-TOPOD_ARGS="--test-fault bmc:1:stop" topod_start "$D"
-"$TOPOCTL" set "$to" --force --no-wait >/dev/null 2>&1
-wait_for 30 stopped
+held_set "--test-fault bmc:1:stop" --no-wait
 kill -STOP "$PCITOPO_BMC_PID"
 n0=$(asked)
 ok "$([[ $(jget phase) == bmc && $(jget bmc_sent) == 0 && $(proc_state "$PCITOPO_BMC_PID") == T ]] && echo 0 || echo 1)" \
@@ -568,10 +565,7 @@ after "a GPU back in neither, then the GPU back, topod restarted" "$from" \
 # killed where a failed rollback has marked its journal: the next start
 # knows it was a failed rollback, not a kill in a phase
 from=$(name "$(bmc_current)") to=$(other)
-down
-TOPOD_ARGS="--test-fault bmc:1:stop --test-fault rollback-failed:1:stop" topod_start "$D"
-"$TOPOCTL" set "$to" --force --no-wait >/dev/null 2>&1
-wait_for 30 stopped
+held_set "--test-fault bmc:1:stop --test-fault rollback-failed:1:stop" --no-wait
 printf '%s\n%s\n' "$(code "$from")" "$(code "$to")" >"$S/fake-missing"
 kill -CONT "$(pid)"
 wait_for 30 sh -c "grep -q 'SIGSTOP at rollback-failed' '$D/topod.log'"
@@ -592,10 +586,7 @@ after "killed at rollback-failed, the GPU back, restarted" "$from" \
 # rescan, killed, finished at the restart.
 echo 0000:17:00.0 >"$S/fake-no-slot"
 from=$(name "$(bmc_current)") to=$(other)
-down
-TOPOD_ARGS="--test-fault hw_slot_down:1:stop --test-fault hw_rescan:1:stop" topod_start "$D"
-"$TOPOCTL" set "$to" --force --no-wait >/dev/null 2>&1
-wait_for 30 stopped
+held_set "--test-fault hw_slot_down:1:stop --test-fault hw_rescan:1:stop" --no-wait
 ok "$(stopped && [[ $(jget slots) == *0000:17:00.0/link* && $(jget slots) == *0000:18:00.0/power* ]] && echo 0 || echo 1)" \
 	"Link Disable ($from -> $to): the journal has GPU4's port down by link, the others by power"
 echo "# slots: $(jget slots)"
