@@ -20,8 +20,8 @@
  * 3: the slots taken down (slots=PORT/power,PORT/link).
  * 4: what the BMC reported after the Select (bmc_current, bmc_pending).
  * An older journal (a switch in flight across an upgrade) is still read:
- * it lacks those, and recovery says what it cannot check. */
-#define TJ_VERSION	4
+ * it lacks those, and recovery says what it cannot check. A newer one
+ * is not (-EPROTONOSUPPORT). TJ_VERSION is in journal.h. */
 
 static const char *const state_names[__TJ_STATE_MAX] = {
 	[TJ_NONE] = "none",
@@ -395,8 +395,14 @@ static int read_kv(const char *dir, const char *name,
 		if (!strcmp(line, "version")) {
 			uint64_t v;
 
-			if (parse_u64(eq + 1, &v) || !v || v > TJ_VERSION) {
+			if (parse_u64(eq + 1, &v) || !v) {
 				r = -EBADMSG;
+				break;
+			}
+			/* a newer topod's (a downgrade): its fields may mean
+			 * what this one cannot know, so nothing is guessed */
+			if (v > TJ_VERSION) {
+				r = -EPROTONOSUPPORT;
 				break;
 			}
 			continue;

@@ -104,6 +104,9 @@ struct tj_committed {
 	char last_error[TJ_ERR_LEN];
 };
 
+/* the journal's format (journal.c says what each version added); a
+ * journal of a later one is refused, -EPROTONOSUPPORT */
+#define TJ_VERSION	4
 #define TJ_JOB_FILE	"job"
 #define TJ_STATE_FILE	"state"
 

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "phase.h"
 
@@ -62,6 +63,18 @@ static int check_state_dir(struct run *r)
 {
 	int e = tj_check_dir(r->cfg->state_dir);
 
+	/* removed under a running topod (an rm -rf, a cleanup tool): made
+	 * again as at start, where systemd's StateDirectory= would make it;
+	 * the committed state comes back with this switch's commit */
+	if (e == -ENOENT) {
+		if (mkdir(r->cfg->state_dir, 0755) < 0 && errno != EEXIST)
+			e = -errno;
+		else
+			e = tj_check_dir(r->cfg->state_dir);
+		if (!e)
+			tlog(LOG_WARNING, "state dir %s was removed under "
+			     "topod: made again", r->cfg->state_dir);
+	}
 	if (!e)
 		return 0;
 	return phase_refuse(r, TERR_INTERNAL, "state dir %s: the journal "

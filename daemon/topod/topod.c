@@ -564,7 +564,7 @@ static void start_recovery(struct topod *d)
 		if (r)
 			tlog(LOG_ERR, "recovery: %s", strerror(-r));
 	} else if (r != -ENOENT) {
-		char kept[128];
+		char kept[100], why[200];
 		int e;
 
 		/* kept aside for whoever looks into it: the next switch would
@@ -573,13 +573,21 @@ static void start_recovery(struct topod *d)
 		if (e)
 			snprintf(kept, sizeof(kept), "%s (not set aside: %s)",
 				 TJ_JOB_FILE, strerror(-e));
+		if (r == -EPROTONOSUPPORT)
+			snprintf(why, sizeof(why), "written by a newer topod "
+				 "(a format after version %d): its switch is "
+				 "neither finished nor rolled back; run that "
+				 "topod again, or check the layout (topoctl "
+				 "status) before switching", TJ_VERSION);
+		else
+			snprintf(why, sizeof(why), "%s", strerror(-r));
 		tlog(LOG_ERR, "journal %s/%s unreadable (%s); kept as %s/%s, "
-		     "left for a human", d->cfg.state_dir, TJ_JOB_FILE,
-		     strerror(-r), d->cfg.state_dir, kept);
+		     "left for a human", d->cfg.state_dir, TJ_JOB_FILE, why,
+		     d->cfg.state_dir, kept);
 		d->state = TS_FAILED;
 		snprintf(d->last_error, sizeof(d->last_error),
-			 "journal unreadable: %s; kept as %.300s/%s",
-			 strerror(-r), d->cfg.state_dir, kept);
+			 "journal unreadable: %.200s; kept as %.150s/%.100s",
+			 why, d->cfg.state_dir, kept);
 	}
 }
 

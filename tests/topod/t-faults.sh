@@ -731,6 +731,40 @@ ok "$([[ $rc == 0 && $(st | jq -r .layout) == "$to" && ! -e $S/job && $(cd "$S" 
 	"and the next switch ($from -> $to) commits, the kept journal untouched beside it"
 rm -f "$S/$kept"
 
+# a journal of a newer topod (a downgrade in the middle of a switch): not
+# guessed at, kept aside the same way, and LastError says whose it is
+down
+printf 'version=99\nstate=switching\nphase=bmc\nend=1\n' >"$S/job"
+cp "$S/job" "$D/newer"
+TOPOD_ARGS='' topod_start "$D"
+settle failed
+le=$(st | jq -r '.last_error // ""')
+echo "# LastError: $le"
+kept=$(cd "$S" && ls -d job.corrupt-* 2>/dev/null)
+ok "$([[ $le == "journal unreadable: written by a newer topod (a format after version "[0-9]*"): its switch is neither finished nor rolled back; run that topod again, or check the layout (topoctl status) before switching; kept as $S/$kept" &&
+	-n $kept && ! -e $S/job ]] && cmp -s "$S/$kept" "$D/newer" && echo 0 || echo 1)" \
+	"a journal from a newer topod: State failed, LastError names it as a newer topod's and what to do, kept aside as it was"
+rm -f "$S/$kept"
+
+# the state dir removed under a running topod (idle): the next switch makes
+# it again. The stand-in keeps its files there too: they are put back
+# after the dry run, which is what makes the folder again here.
+restart
+settle idle
+from=$(name "$(bmc_current)") to=$(other)
+rm -rf "$D/state.saved" && cp -a "$S" "$D/state.saved"
+rm -rf "$S"
+"$TOPOCTL" set "$to" --dry-run --force >"$D/dry.out" 2>&1; rc=$?
+ok "$([[ -d $S && $(grep -c "state dir $S was removed under topod: made again" "$D/topod.log") == 1 &&
+	$(<"$D/dry.out") != *"the journal cannot be written"* ]] && echo 0 || echo 1)" \
+	"the state dir removed under topod: the dry run makes it again (logged), not refused for it" "$(cat "$D/dry.out")"
+cp -a "$D/state.saved/." "$S/" && rm -f "$S/state"
+"$TOPOCTL" set "$to" --force >"$D/set.out" 2>&1; rc=$?
+sed 's/^/# /' "$D/set.out"
+settle idle
+ok "$([[ $rc == 0 && -s $S/state && $(st | jq -r '"\(.layout) \(.committed_layout)"') == "$to $to" ]] && echo 0 || echo 1)" \
+	"and the switch after it ($from -> $to) commits, the committed state written again"
+
 # --- nothing moves without a journal on disk (issue 24) -----------------------
 # The state dir on a small file system of its own (tmpfs, 512 KiB), with
 # what the stand-in and the BMC link keep there: filled up, made read-only,
