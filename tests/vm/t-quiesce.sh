@@ -216,7 +216,7 @@ eq "$(kv rc) | $(phases)" \
 tap "$([[ $(sed -n 's/^set=//p' <<<"$out" | tail -n 1) == *"$D"*refused* && $(jq -r .last_error <<<"$st") == *"StopUnit $D"*refused* ]] && echo 1 || echo 0)" \
 	"refusal: topoctl's error and LastError name $D and the refusal" "$(grep '^set=' <<<"$out" | tail -n 2)
 $st"
-eq "$(jq -r '"\(.layout) \(.state)"' <<<"$st" 2>/dev/null) | $(kv module) | $(mev | wc -l) | $(grep -c '^set=  rollback-bmc .*nothing to select' <<<"$out")" \
+eq "$(jq -r '"\(.layout) \(.state)"' <<<"$st" 2>/dev/null) | $(kv module) | $(mev | wc -l) | $(grep -c '^set=  rollback-bmc .*the BMC not asked: the Select was never sent' <<<"$out")" \
 	"balance idle | balance 8 $gstart | 0 | 1" \
 	"refusal: balance with 8 GPUs, the module's generation unchanged, no GPU event, the BMC not asked to switch" "$out"
 eq "$(unitp "$D" ActiveState) $(unitp "$D" SubState) $([[ $(unitp "$D" InvocationID) == "$invD" ]] && echo same-invocation) | $(events "$D" "$nD")" \
