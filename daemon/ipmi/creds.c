@@ -42,9 +42,16 @@ static char *creds_trim(char *s)
 	return s;
 }
 
+/* what a transport allows */
+struct creds_limits {
+	size_t user_max, password_max;
+	const char *by;
+};
+
 /* Parse one "key=value" line; returns 0, or -EINVAL with msg set. */
 static int creds_line(char *line, struct pt_ipmi_creds *creds,
-		      unsigned int *seen, char *msg, size_t msglen)
+		      const struct creds_limits *lim, unsigned int *seen,
+		      char *msg, size_t msglen)
 {
 	char *eq, *key, *val;
 	size_t len, max;
@@ -71,11 +78,11 @@ static int creds_line(char *line, struct pt_ipmi_creds *creds,
 	}
 	if (!strcmp(key, "user")) {
 		dst = creds->user;
-		max = PT_IPMI_USER_MAX;
+		max = lim->user_max;
 		*seen |= 1;
 	} else if (!strcmp(key, "password")) {
 		dst = creds->password;
-		max = PT_IPMI_PASSWORD_MAX;
+		max = lim->password_max;
 		*seen |= 2;
 	} else {
 		snprintf(msg, msglen, "unknown key \"%.32s\" (expected user or "
@@ -83,8 +90,8 @@ static int creds_line(char *line, struct pt_ipmi_creds *creds,
 		return -EINVAL;
 	}
 	if (len > max) {
-		snprintf(msg, msglen, "%s is %zu bytes, IPMI 2.0 allows at most "
-			 "%zu", key, len, max);
+		snprintf(msg, msglen, "%s is %zu bytes, %s allows at most %zu",
+			 key, len, lim->by, max);
 		return -EINVAL;
 	}
 	memcpy(dst, val, len);
@@ -92,8 +99,8 @@ static int creds_line(char *line, struct pt_ipmi_creds *creds,
 	return 0;
 }
 
-int pt_ipmi_creds_load(const char *path, struct pt_ipmi_creds *creds,
-		       char *err, size_t errlen)
+static int creds_load(const char *path, struct pt_ipmi_creds *creds,
+		      const struct creds_limits *lim, char *err, size_t errlen)
 {
 	char line[CREDS_LINE_MAX], msg[160];
 	unsigned int lineno = 0, seen = 0;
@@ -155,7 +162,8 @@ int pt_ipmi_creds_load(const char *path, struct pt_ipmi_creds *creds,
 				 CREDS_LINE_MAX - 2);
 			ret = -EINVAL;
 		} else {
-			ret = creds_line(line, creds, &seen, msg, sizeof(msg));
+			ret = creds_line(line, creds, lim, &seen, msg,
+					 sizeof(msg));
 		}
 		if (ret) {
 			if (err && errlen)
@@ -175,4 +183,28 @@ int pt_ipmi_creds_load(const char *path, struct pt_ipmi_creds *creds,
 	if (ret)
 		pt_ipmi_creds_wipe(creds);
 	return ret;
+}
+
+int pt_ipmi_creds_load(const char *path, struct pt_ipmi_creds *creds,
+		       char *err, size_t errlen)
+{
+	static const struct creds_limits ipmi = {
+		PT_IPMI_USER_MAX, PT_IPMI_PASSWORD_MAX, "IPMI 2.0"
+	};
+
+	return creds_load(path, creds, &ipmi, err, errlen);
+}
+
+int pt_creds_load(const char *path, struct pt_ipmi_creds *creds,
+		  size_t user_max, size_t password_max, const char *limit_by,
+		  char *err, size_t errlen)
+{
+	struct creds_limits lim = {
+		user_max < PT_CREDS_FIELD_MAX ? user_max : PT_CREDS_FIELD_MAX,
+		password_max < PT_CREDS_FIELD_MAX ? password_max :
+						    PT_CREDS_FIELD_MAX,
+		limit_by
+	};
+
+	return creds_load(path, creds, &lim, err, errlen);
 }

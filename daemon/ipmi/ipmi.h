@@ -70,9 +70,14 @@ struct pt_ipmi_opts {
 	enum pt_ipmi_priv privilege;
 };
 
+/* A credentials file's longest user name and password for any transport:
+ * Redfish accounts allow more than IPMI's 16 and 20 bytes (OpenBMC's and
+ * iDRAC's passwords go past 20); each loader applies its transport's own. */
+#define PT_CREDS_FIELD_MAX	127
+
 struct pt_ipmi_creds {
-	char user[PT_IPMI_USER_MAX + 1];
-	char password[PT_IPMI_PASSWORD_MAX + 1];
+	char user[PT_CREDS_FIELD_MAX + 1];
+	char password[PT_CREDS_FIELD_MAX + 1];
 };
 
 /* pt_ipmi_cmd() flags. */
@@ -177,7 +182,13 @@ int pt_ipmi_check_cipher(int suite, char *msg, size_t len);
 #define PT_IPMI_HOST_MAX	63
 
 #define PT_IPMI_CREDS_DEFAULT	"/etc/pcitopo/bmc.conf"
+/* IPMI 2.0's limits (PT_IPMI_USER_MAX, PT_IPMI_PASSWORD_MAX) */
 int pt_ipmi_creds_load(const char *path, struct pt_ipmi_creds *creds,
 		       char *err, size_t errlen);
+/* another transport's: at most user_max and password_max bytes (up to
+ * PT_CREDS_FIELD_MAX), a longer one refused naming limit_by */
+int pt_creds_load(const char *path, struct pt_ipmi_creds *creds,
+		  size_t user_max, size_t password_max, const char *limit_by,
+		  char *err, size_t errlen);
 
 #endif /* PCITOPO_DAEMON_IPMI_H */

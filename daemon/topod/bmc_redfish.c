@@ -136,6 +136,16 @@ static const char *tls_what(const struct rf_conf *c)
 	       "TLS verified against the system's CAs";
 }
 
+/* The credentials file as LAN's, but not IPMI's 16/20-byte limits: a
+ * Redfish account's are the BMC's own (AccountService's MaxPasswordLength),
+ * often longer; this side takes up to PT_CREDS_FIELD_MAX. */
+static int rf_creds_load(const char *path, struct pt_ipmi_creds *cr,
+			 char *err, size_t len)
+{
+	return pt_creds_load(path, cr, PT_CREDS_FIELD_MAX, PT_CREDS_FIELD_MAX,
+			     "topod's Redfish transport", err, len);
+}
+
 static void rf_check(const void *conf,
 		     void (*bad)(const char *what, const char *why))
 {
@@ -144,7 +154,7 @@ static void rf_check(const void *conf,
 	struct pt_ipmi_creds cr;
 	int r;
 
-	r = pt_ipmi_creds_load(c->creds, &cr, err, sizeof(err));
+	r = rf_creds_load(c->creds, &cr, err, sizeof(err));
 	if (r) {
 		bad("credentials", err[0] ? err : strerror(-r));
 		return;
@@ -515,7 +525,7 @@ static int rf_login(struct rf *s, char *err, size_t len)
 	sessions = rf_jstr(root, "Links", "Sessions", "@odata.id", NULL);
 	if (!sessions && rf_jget(root, "SessionService"))
 		sessions = "/redfish/v1/SessionService/Sessions";
-	r = pt_ipmi_creds_load(s->c->creds, &s->cr, err, len);
+	r = rf_creds_load(s->c->creds, &s->cr, err, len);
 	if (r || !sessions) {
 		/* no SessionService: HTTP Basic, the credentials kept */
 		s->basic = !r;

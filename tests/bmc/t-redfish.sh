@@ -40,8 +40,9 @@ make -s -C "$top/cli" >/dev/null || { echo "not ok 1 - build topoctl"; exit 1; }
 
 D=$(mktemp -d /tmp/t-redfish.XXXXXX)
 chmod 755 "$D"
-# the creds file is libptipmi's, which holds IPMI's 20 bytes at most
-PW=Rf-s3cret-$RANDOM
+# past IPMI's 20 bytes (the creds file's IPMI limit is not Redfish's): every
+# check below signs in with it
+PW=Rf-s3cret-$RANDOM-a-passphrase-past-ipmi-twenty
 sims=()
 cleanup() {
 	topod_stop "$D/z" KILL
@@ -229,6 +230,10 @@ sed -i "s|$D/creds|$D/badcreds|" "$D/basic.conf"
 out=$("$TOPOD_PLAIN" --check --config "$D/basic.conf" 2>&1); rc=$?
 ok "$([[ $rc == 1 && $out == *"HTTP 401 Unauthorized: \"There is no valid session"* ]] && echo 0 || echo 1)" \
 	"a wrong password: HTTP 401, the BMC's message quoted" "$out"
+printf 'user=admin\npassword=%s\n' "$(printf 'x%.0s' {1..128})" >"$D/badcreds"
+out=$("$TOPOD_PLAIN" --check --config "$D/basic.conf" 2>&1); rc=$?
+ok "$([[ $rc == 1 && $out == *"password is 128 bytes, topod's Redfish transport allows at most 127"* ]] && echo 0 || echo 1)" \
+	"a password of 128 bytes: refused by --check, naming the limit (a ${#PW}-byte one signs in above)" "$out"
 # the edges: a Bios whose attributes are read-only; a service that is not
 # Redfish
 sim_start ro --no-settings
