@@ -24,6 +24,8 @@
 #   E. the BMC answers 0xD2 (initialization in progress, as after its
 #      reset) to its next 3 commands: waited out, balance committed, the
 #      phase line names the code and the wait.
+#   H. the state dir on a full tmpfs: refused in preflight, nothing
+#      journalled, moved or stopped.
 # Each asserts: committed or rolled back as the journal allows, State idle,
 # the journal gone, 8 GPUs, the module's layout; every GPU with a driver
 # bound again: the 4 that never left their ports bochs-drm, as before; a
@@ -176,6 +178,21 @@ eqd "$(kv rc) $([[ $(kv waited) -ge 1 ]] && echo said)" "0 said" \
 case_ E2 --after
 recovered "E, after 0xD2" balance ""
 eqd "$(bound "$(kv drivers)")" "4 8" "E: every GPU has a driver (the 4 moved: virtio-pci)" "$(kv drivers)"
+
+echo "# H. the state dir full (a tmpfs of 512 KiB over it, filled): refused before anything moves"
+# topod restarted on it: the unit's namespace binds /var/lib/pcitopo at start
+out=$(T=300 grun bash -c 'd=/var/lib/pcitopo P=nvidia-persistenced.service
+	rm -rf /tmp/state.saved && cp -a "$d" /tmp/state.saved
+	mount -t tmpfs -o size=512k,mode=0755 pcitopo-full "$d" && cp -a /tmp/state.saved/. "$d/"
+	dd if=/dev/zero of="$d/fill" bs=4k >/dev/null 2>&1; sync
+	systemctl restart topod.service
+	timeout 120 topoctl set cascade >/tmp/h.out 2>&1; echo "rc=$?"; sed "s/^/set=/" /tmp/h.out
+	echo "msg=$(grep -c "the journal cannot be written (less than 64 KiB free): nothing moves without it" /tmp/h.out)"
+	echo "after=$(cat /sys/kernel/pcitopo/layout) $(cat /sys/kernel/pcitopo/count_gpus) $(ls -A "$d" | grep -c "job") $(systemctl is-active "$P")"
+	umount "$d"; systemctl restart topod.service
+	echo "status=$(topoctl -j status | jq -c "{layout, state, gpus}")"' 2>&1) || true
+eqd "$(kv rc) $(kv msg) | $(kv after) | $(kv status)" '1 1 | balance 8 0 active | {"layout":"balance","state":"idle","gpus":8}' \
+	"H: the state dir full: topoctl set refused naming the journal and the free space; nothing journalled, moved or stopped; balance, idle, 8 GPUs afterwards" "$out"
 
 echo "# t-faults-vm: $(since "$t_all") s"
 echo "1..$n"
