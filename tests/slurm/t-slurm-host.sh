@@ -215,6 +215,33 @@ tap "$([[ $rc == 0 && $(cat "$t/boot.env" 2>&1) == 'SLURMD_OPTIONS="-M \"x\\y\" 
 echo cascade >"$t/sys/layout"
 printf 'error=switch to common failed: BMC job 3 failed (error 7)\n' >"$t/run/slurm-error"
 
+# --sync (pcitopo-slurm-reconfig.service, before slurmd's reload): the
+# layout told to slurmctld for slurmd's node: its -N NAME, else the short
+# hostname; nothing to tell for 'other'; scontrol's failure is exit 1
+rm -f "$t/scontrol.calls" "$t/systemctl.calls"
+sh -c 'sleep 30' slurmd --systemd -N node9 &
+fake=$!
+echo "$fake" >"$t/mainpid"
+sleep 0.2	# sh has exec'd its command line
+out=$(PCITOPO_SYSTEMCTL=$t/systemctl "$H" --sync 2>&1) && rc=0 || rc=$?
+kill "$fake" 2>/dev/null || true
+tap "$([[ $rc == 0 && $(cat "$t/scontrol.calls" 2>&1) == "update nodename=node9 activefeatures=cascade" ]] && echo 1 || echo 0)" \
+	"helper --sync: scontrol update nodename=node9 activefeatures=cascade (the running slurmd's -N node9)" \
+	"$rc $out $(cat "$t/scontrol.calls" 2>&1)"
+rm -f "$t/scontrol.calls"; echo 0 >"$t/mainpid"
+out=$(PCITOPO_SYSTEMCTL=$t/systemctl "$H" --sync 2>&1) && rc=0 || rc=$?
+h=$(hostname); h=${h%%.*}
+tap "$([[ $rc == 0 && $(cat "$t/scontrol.calls" 2>&1) == "update nodename=$h activefeatures=cascade" ]] && echo 1 || echo 0)" \
+	"helper --sync, no slurmd under systemd: the short hostname ($h) as the node" \
+	"$rc $out $(cat "$t/scontrol.calls" 2>&1)"
+rm -f "$t/scontrol.calls"
+echo other >"$t/sys/layout"
+out=$(PCITOPO_SLURM_NODE=node7 "$H" --sync 2>&1) && rc=0 || rc=$?
+rc2=0; echo cascade >"$t/sys/layout"
+PCITOPO_SLURM_NODE=node7 PCITOPO_SCONTROL=/bin/false "$H" --sync >/dev/null 2>&1 || rc2=$?
+tap "$([[ $rc == 0 && $out == *"no layout to tell slurmctld (other)"* && ! -e $t/scontrol.calls && $rc2 == 1 ]] && echo 1 || echo 0)" \
+	"helper --sync: 'other' tells nothing (exit 0); a failing scontrol: exit 1" "$rc $rc2 $out"
+
 # the Prolog
 export SLURMD_NODENAME=node7 SLURM_JOB_ID=42
 rm -f "$t/scontrol.calls"
