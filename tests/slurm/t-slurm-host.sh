@@ -116,6 +116,12 @@ tap "$([[ $rc == 0 && -e $t/rebooted && $(cat "$t/run/slurm-reboot.log") == *"no
 	"RebootProgram without a target (scontrol reboot): reboots the node (the reboot command ran), no topoctl call, layout untouched, exit 0" \
 	"$rc $out $(cat "$t/run/slurm-reboot.log")"
 rm -f "$t/rebooted"
+# 24.11's slurmd, reloaded once, carries SLURMD_BOOT_TIME (its -b time)
+# into the programs it runs: a slurmd -b started from here must not get it
+out=$(SLURMD_BOOT_TIME=1796000000 PCITOPO_REBOOT="env >$t/reboot.env" "$R" 2>&1) && rc=0 || rc=$?
+tap "$([[ $rc == 0 && -s $t/reboot.env ]] && ! grep -q '^SLURMD_BOOT_TIME=' "$t/reboot.env" && echo 1 || echo 0)" \
+	"RebootProgram: slurmd's SLURMD_BOOT_TIME (24.11 sets it at a reload) is not passed on to the reboot or restart command (a slurmd -b would take it as its boot time)" \
+	"$rc $out $(grep SLURMD "$t/reboot.env" 2>&1)"
 out=$(PCITOPO_SLURMD_RESTART="touch $t/restarted" PCITOPO_REBOOT="exit 3" "$R" 2>&1) && rc=0 || rc=$?
 tap "$([[ $rc == 1 && $(tail -n 1 "$t/run/slurm-reboot.log") == *"the reboot command failed (3)"* ]] && echo 1 || echo 0)" \
 	"RebootProgram: a reboot command that fails: exit 1, its status in the log" "$rc $(tail -n 2 "$t/run/slurm-reboot.log")"
