@@ -35,7 +35,8 @@
 #       $SLURMD_OPTIONS`) with pcitopo-slurm's drop-in and reload units
 #       where the package puts them: started by systemctl; a commit of
 #       `topoctl set balance` reaches it through pcitopo-slurm-reconfig.path
-#       (a reload: the same slurmd, the same BootTime); a cascade job: the
+#       (a reload, not a restart of the unit, the same BootTime; 24.11
+#       re-execs slurmd at a reload); a cascade job: the
 #       RebootProgram's restart writes /run/pcitopo/slurmd-boot.env and
 #       `systemctl --no-block restart slurmd` starts it with -b after
 #       /etc/default/slurmd's options, the job runs on cascade, a later
@@ -361,11 +362,11 @@ if ((!host)); then
 	m=$(systemctl show -P MainPID slurmd)
 	echo "unit type=$(systemctl show -P Type slurmd) $(systemctl is-active slurmd) path=$(systemctl is-active pcitopo-slurm-reconfig.path)"
 	echo "dropins=$(systemctl show -P DropInPaths slurmd)"
-	echo "cmd1=$(tr "\0" " " </proc/$m/cmdline)"; echo "pid1=$m"
+	echo "cmd1=$(tr "\0" " " </proc/$m/cmdline)"; echo "act1=$(systemctl show -P ActiveEnterTimestampMonotonic slurmd)"
 	echo "up $(w 120 node "State=IDLE " | grep -o "State=[^ ]*\|ActiveFeatures=[^ ]*\|BootTime=[^ ]*" | tr "\n" " ")"
 	timeout 120 topoctl set balance >/tmp/k-set.log 2>&1; echo "set=$? $(cat /sys/kernel/pcitopo/layout)"
 	echo "reloaded $(w 60 node "ActiveFeatures=balance" | grep -o "ActiveFeatures=[^ ]*\|BootTime=[^ ]*" | tr "\n" " ")"
-	echo "reconfig ran=$(systemctl show -P ExecMainStartTimestampMonotonic pcitopo-slurm-reconfig.service) result=$(systemctl show -P Result pcitopo-slurm-reconfig.service) pid=$(systemctl show -P MainPID slurmd)"
+	echo "reconfig ran=$(systemctl show -P ExecMainStartTimestampMonotonic pcitopo-slurm-reconfig.service) result=$(systemctl show -P Result pcitopo-slurm-reconfig.service) act=$(systemctl show -P ActiveEnterTimestampMonotonic slurmd)"
 	r0=$(wc -l </run/pcitopo/slurm-reboot.log)
 	sleep 1.1	# BootTime has a resolution of a second
 	id=$(sub pt-boot cascade 0); echo "id=$id"
@@ -386,11 +387,13 @@ if ((!host)); then
 		$out == *"up State=IDLE "* ]] && echo 1 || echo 0)" \
 		"(k) Slurm $svn: systemctl start slurmd: Type=notify, active, \`$m1\` (the unit's --systemd, /etc/default/slurmd's options), pcitopo's drop-in read, the reload path unit active, node1 idle" "$out"
 	b0=$(boot_s up) b1=$(boot_s reloaded) b2=$(boot_s after)
-	p1=$(sed -n 's/^pid1=//p' <<<"$out") p2=$(sed -n 's/^reconfig .* pid=//p' <<<"$out")
+	# a reload, not a restart: the unit's start time unchanged (24.11 re-execs
+	# slurmd at a reconfigure, a new MainPID: _try_to_reconfig in slurmd.c)
+	p1=$(sed -n 's/^act1=//p' <<<"$out") p2=$(sed -n 's/^reconfig .* act=//p' <<<"$out")
 	tap "$([[ $out == *"set=0 balance"* && $out == *"reloaded ActiveFeatures=balance"* &&
-		$out =~ reconfig\ ran=[1-9][0-9]*\ result=success && -n $p1 && $p1 == "$p2" && -n $b0 && -n $b1 ]] &&
+		$out =~ reconfig\ ran=[1-9][0-9]*\ result=success && $p1 =~ ^[1-9][0-9]*$ && $p1 == "$p2" && -n $b0 && -n $b1 ]] &&
 		((b1 - b0 <= 1 && b0 - b1 <= 1)) && echo 1 || echo 0)" \
-		"(k) topoctl set balance: the commit started pcitopo-slurm-reconfig.service through the path unit, slurmd reloaded (the same process): ActiveFeatures=balance, BootTime unchanged" "$out"
+		"(k) topoctl set balance: the commit started pcitopo-slurm-reconfig.service through the path unit, slurmd reloaded (slurmd.service not restarted): ActiveFeatures=balance, BootTime unchanged" "$out"
 	m2=$(sed -n 's/^cmd2=//p' <<<"$out")
 	tap "$([[ $out == *"JobState=COMPLETED"* && $out == *$'\n'"start "*" layout cascade"* &&
 		$out == *"restarting slurmd with -b"* && $m2 == *"--systemd -N node1 -b"* &&
