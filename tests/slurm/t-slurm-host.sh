@@ -118,9 +118,10 @@ tap "$([[ $rc == 0 && -e $t/rebooted && $(cat "$t/run/slurm-reboot.log") == *"no
 rm -f "$t/rebooted"
 # 24.11's slurmd, reloaded once, carries SLURMD_BOOT_TIME (its -b time)
 # into the programs it runs: a slurmd -b started from here must not get it
-out=$(SLURMD_BOOT_TIME=1796000000 PCITOPO_REBOOT="env >$t/reboot.env" "$R" 2>&1) && rc=0 || rc=$?
-tap "$([[ $rc == 0 && -s $t/reboot.env ]] && ! grep -q '^SLURMD_BOOT_TIME=' "$t/reboot.env" && echo 1 || echo 0)" \
-	"RebootProgram: slurmd's SLURMD_BOOT_TIME (24.11 sets it at a reload) is not passed on to the reboot or restart command (a slurmd -b would take it as its boot time)" \
+out=$(SLURMD_BOOT_TIME=1796000000 SLURMD_RECONF=1 SLURMD_RECONF_LISTEN_FD=9 \
+	PCITOPO_REBOOT="env >$t/reboot.env" "$R" 2>&1) && rc=0 || rc=$?
+tap "$([[ $rc == 0 && -s $t/reboot.env ]] && ! grep -q '^SLURMD_\(BOOT_TIME\|RECONF\)' "$t/reboot.env" && echo 1 || echo 0)" \
+	"RebootProgram: slurmd's SLURMD_BOOT_TIME and SLURMD_RECONF* (24.11 sets them at a reload) are not passed on to the reboot or restart command (a slurmd -b would take the old boot time)" \
 	"$rc $out $(grep SLURMD "$t/reboot.env" 2>&1)"
 out=$(PCITOPO_SLURMD_RESTART="touch $t/restarted" PCITOPO_REBOOT="exit 3" "$R" 2>&1) && rc=0 || rc=$?
 tap "$([[ $rc == 1 && $(tail -n 1 "$t/run/slurm-reboot.log") == *"the reboot command failed (3)"* ]] && echo 1 || echo 0)" \
