@@ -14,6 +14,30 @@
  *                                 `topoctl set LAYOUT --dry-run`) and record
  *                                 it as the target the RebootProgram
  *                                 applies. Switches nothing.
+ *   slurm-feature-helper --sync   tell slurmctld the layout the node is in
+ *                                 now (`scontrol update nodename=NODE
+ *                                 activefeatures=LAYOUT`), before slurmd's
+ *                                 reload reports it (pcitopo-slurm-reconfig
+ *                                 .service, after a switch Slurm did not
+ *                                 ask for). From 23.02 slurmctld drains a
+ *                                 node whose registration's active
+ *                                 changeable features are not a superset of
+ *                                 those it holds active ("Reported active
+ *                                 features (common) are not a superset of
+ *                                 currently active changeable features
+ *                                 (balance)", commit 44a7a41c53,
+ *                                 _valid_reported_active_features in
+ *                                 src/slurmctld/node_mgr.c): the reload
+ *                                 alone drained the node there. slurmctld
+ *                                 keeps the node's other (fixed) features
+ *                                 (the helpers plugin's node_xlate). NODE:
+ *                                 $PCITOPO_SLURM_NODE, else the running
+ *                                 slurmd.service's -N NAME (its MainPID's
+ *                                 command line), else the short hostname
+ *                                 (Slurm's default NodeName). Exit 0 when
+ *                                 told, or when there is no layout to tell
+ *                                 (none of the switchable ones, not
+ *                                 known); 1 when scontrol fails.
  *
  * slurmd kills a helper after ExecTime (helpers.conf, default 10 s) and
  * reads stdout and stderr from one pipe: every wait here is bounded below
@@ -39,6 +63,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "pt_slurm.h"
 
@@ -143,18 +168,96 @@ static int record_target(const char *layout)
 	return 0;
 }
 
+/* slurmd's NodeName (--sync above) */
+static void node_name(char *out, size_t len)
+{
+	char *argv[] = { (char *)pt_systemctl(), "show", "-P", "MainPID",
+			 "slurmd.service", NULL };
+	const char *e = getenv("PCITOPO_SLURM_NODE");
+	char buf[256], path[64], cmd[8192];
+	size_t n = 0;
+	long pid = 0;
+	FILE *f;
+
+	if (e && *e) {
+		snprintf(out, len, "%s", e);
+		return;
+	}
+	if (!pt_run(argv, buf, sizeof(buf), 10000))
+		pid = atol(buf);
+	if (pid > 0) {
+		snprintf(path, sizeof(path), "/proc/%ld/cmdline", pid);
+		f = fopen(path, "re");
+		if (f) {
+			n = fread(cmd, 1, sizeof(cmd) - 1, f);
+			fclose(f);
+		}
+		cmd[n] = '\0';
+		/* NUL-separated words: "-N" "NAME" or "-NNAME" */
+		for (size_t i = 0; i < n; i += strlen(cmd + i) + 1) {
+			const char *w = cmd + i;
+
+			if (!strcmp(w, "-N") && i + 3 < n) {
+				snprintf(out, len, "%s", w + 3);
+				return;
+			}
+			if (!strncmp(w, "-N", 2) && w[2]) {
+				snprintf(out, len, "%s", w + 2);
+				return;
+			}
+		}
+	}
+	if (gethostname(buf, sizeof(buf)) < 0)
+		buf[0] = '\0';
+	buf[sizeof(buf) - 1] = '\0';
+	buf[strcspn(buf, ".")] = '\0';
+	snprintf(out, len, "%s", buf);
+}
+
+static int sync_controller(void)
+{
+	char layout[PT_LAYOUT_LEN], why[512], node[256], nodearg[300];
+	char featarg[64], out[2048];
+	char *argv[] = { (char *)pt_scontrol(), "update", nodearg, featarg,
+			 NULL };
+	int r = pt_layout_now(layout, sizeof(layout), timeout_ms(), why,
+			      sizeof(why));
+
+	if (r < 0 || !pt_layout_switchable(layout)) {
+		printf("slurm-feature-helper: no layout to tell slurmctld (%s)\n",
+		       r < 0 ? why : layout);
+		return 0;
+	}
+	node_name(node, sizeof(node));
+	snprintf(nodearg, sizeof(nodearg), "nodename=%s", node);
+	snprintf(featarg, sizeof(featarg), "activefeatures=%s", layout);
+	r = pt_run(argv, out, sizeof(out), 15000);
+	if (r) {
+		fprintf(stderr, "slurm-feature-helper: scontrol update %s %s: %s\n",
+			nodearg, featarg, r < 0 ? strerror(-r) : pt_last_line(out));
+		return 1;
+	}
+	printf("slurm-feature-helper: slurmctld told: node %s, active layout %s\n",
+	       node, layout);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 1)
 		return print_layout();
+	if (argc == 2 && !strcmp(argv[1], "--sync"))
+		return sync_controller();
 	if (argc == 2 && !strcmp(argv[1], "--help")) {
 		puts("usage: slurm-feature-helper          print the active layout\n"
 		     "       slurm-feature-helper LAYOUT   record LAYOUT as the target of\n"
-		     "                                     the next RebootProgram run");
+		     "                                     the next RebootProgram run\n"
+		     "       slurm-feature-helper --sync   tell slurmctld the active layout\n"
+		     "                                     (before slurmd's reload)");
 		return 0;
 	}
 	if (argc != 2) {
-		fputs("slurm-feature-helper: usage: slurm-feature-helper [LAYOUT]\n",
+		fputs("slurm-feature-helper: usage: slurm-feature-helper [LAYOUT | --sync]\n",
 		      stderr);
 		return 2;
 	}

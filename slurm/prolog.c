@@ -23,10 +23,6 @@
 
 #include "pt_slurm.h"
 
-#ifndef PT_SLURM_SCONTROL
-#define PT_SLURM_SCONTROL	"/usr/bin/scontrol"
-#endif
-
 /* The one layout the constraint asks for, "" if none; -EINVAL if two. */
 static int wanted_layout(const char *constraint, char *out, size_t len)
 {
@@ -47,9 +43,8 @@ static int wanted_layout(const char *constraint, char *out, size_t len)
 
 static void drain(const char *node, const char *reason)
 {
-	const char *p = getenv("PCITOPO_SCONTROL");
 	char state[] = "state=drain", nodearg[300], reasonarg[1420];
-	char *argv[] = { (char *)(p && *p ? p : PT_SLURM_SCONTROL), "update",
+	char *argv[] = { (char *)pt_scontrol(), "update",
 			 nodearg, state, reasonarg, NULL };
 	char out[2048];
 	int r;

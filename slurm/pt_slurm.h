@@ -47,6 +47,9 @@ const char *pt_topoctl(void);
 /* systemctl's path ($PCITOPO_SYSTEMCTL, else /bin/systemctl) */
 const char *pt_systemctl(void);
 
+/* scontrol's path ($PCITOPO_SCONTROL, else /usr/bin/scontrol) */
+const char *pt_scontrol(void);
+
 /*
  * Seconds since this boot (CLOCK_BOOTTIME): the age of a record under
  * /run, which a boot empties, whatever the wall clock does meanwhile.

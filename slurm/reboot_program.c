@@ -414,6 +414,27 @@ int main(int argc, char **argv)
 		      stderr);
 		return 2;
 	}
+	/*
+	 * slurmd's reconfigure (SIGHUP, the reload of "Layout changes
+	 * outside Slurm") re-execs it with SLURMD_BOOT_TIME, its own -b
+	 * time, in its environment (24.11: _try_to_reconfig in
+	 * src/slurmd/slurmd/slurmd.c), and every program it runs inherits
+	 * it. A slurmd started with -b takes that variable as its boot time
+	 * (slurmd.c, case 'b'): one started from here would report the old
+	 * boot, and slurmctld would keep the node rebooting until
+	 * ResumeTimeout. Seen on 24.11.5 (t-slurm-deb13.sh); systemd's
+	 * restart does not pass it on anyway. The reconfigure's other
+	 * variables go too: with them a new slurmd takes itself for a
+	 * reconfigure's child and uses an inherited listening socket
+	 * (SLURMD_RECONF_LISTEN_FD) instead of binding its port.
+	 */
+	static const char *const reconf_env[] = {
+		"SLURMD_BOOT_TIME", "SLURMD_RECONF", "SLURMD_RECONF_LISTEN_FD",
+		"SLURMD_RECONF_CONF_CACHE", "SLURMD_RECONF_PARENT_FD",
+	};
+
+	for (size_t i = 0; i < sizeof(reconf_env) / sizeof(reconf_env[0]); i++)
+		unsetenv(reconf_env[i]);
 	open_log();
 	if (argc == 2) {
 		logf_("reboot request with features '%s'", argv[1]);

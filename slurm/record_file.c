@@ -31,6 +31,13 @@ const char *pt_systemctl(void)
 	return p && *p ? p : "/bin/systemctl";
 }
 
+const char *pt_scontrol(void)
+{
+	const char *p = getenv("PCITOPO_SCONTROL");
+
+	return p && *p ? p : "/usr/bin/scontrol";
+}
+
 long long pt_boottime_s(void)
 {
 	struct timespec ts;

@@ -586,8 +586,9 @@ ok "$(is "$(get set) $(get after) $(get layout)" "0 cascade cascade idle cascade
 	"topoctl set cascade: the MUX moves, the module sees cascade with 8 GPUs" "$(grep -E '^(set|after|layout|setlog)=' <<<"$r")"
 ok "$(is "$(get labels)" "cascade idle ")" \
 	"topod's node labels (NFD features.d/pcitopo): layout=cascade, state=idle" "$(get labels)"
-# is-active exits 3 for an inactive slurmd (the host's root has Slurm), 4
-# where no slurmd unit exists (trixie's root has none): a skip either way
+# is-active exits 3 for an inactive slurmd (both roots have Slurm's
+# daemons, never started here: trixie's units are disabled by
+# scripts/mkroot), 4 where no slurmd unit exists: a skip either way
 ok "$([[ $(get reload) == "ran status="[34] ]] && echo 0 || echo 1)" \
 	"the commit started pcitopo-slurm-reconfig.service through its path unit; no slurmd running, so no reload (ExecCondition: is-active exit 3 inactive, 4 no such unit)" "$(get reload)"
 

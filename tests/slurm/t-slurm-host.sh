@@ -116,6 +116,13 @@ tap "$([[ $rc == 0 && -e $t/rebooted && $(cat "$t/run/slurm-reboot.log") == *"no
 	"RebootProgram without a target (scontrol reboot): reboots the node (the reboot command ran), no topoctl call, layout untouched, exit 0" \
 	"$rc $out $(cat "$t/run/slurm-reboot.log")"
 rm -f "$t/rebooted"
+# 24.11's slurmd, reloaded once, carries SLURMD_BOOT_TIME (its -b time)
+# into the programs it runs: a slurmd -b started from here must not get it
+out=$(SLURMD_BOOT_TIME=1796000000 SLURMD_RECONF=1 SLURMD_RECONF_LISTEN_FD=9 \
+	PCITOPO_REBOOT="env >$t/reboot.env" "$R" 2>&1) && rc=0 || rc=$?
+tap "$([[ $rc == 0 && -s $t/reboot.env ]] && ! grep -q '^SLURMD_\(BOOT_TIME\|RECONF\)' "$t/reboot.env" && echo 1 || echo 0)" \
+	"RebootProgram: slurmd's SLURMD_BOOT_TIME and SLURMD_RECONF* (24.11 sets them at a reload) are not passed on to the reboot or restart command (a slurmd -b would take the old boot time)" \
+	"$rc $out $(grep SLURMD "$t/reboot.env" 2>&1)"
 out=$(PCITOPO_SLURMD_RESTART="touch $t/restarted" PCITOPO_REBOOT="exit 3" "$R" 2>&1) && rc=0 || rc=$?
 tap "$([[ $rc == 1 && $(tail -n 1 "$t/run/slurm-reboot.log") == *"the reboot command failed (3)"* ]] && echo 1 || echo 0)" \
 	"RebootProgram: a reboot command that fails: exit 1, its status in the log" "$rc $(tail -n 2 "$t/run/slurm-reboot.log")"
@@ -214,6 +221,33 @@ tap "$([[ $rc == 0 && $(cat "$t/boot.env" 2>&1) == 'SLURMD_OPTIONS="-M \"x\\y\" 
 	"$rc $out $(cat "$t/boot.env" 2>&1) $(tail -n 3 "$t/run/slurm-reboot.log")"
 echo cascade >"$t/sys/layout"
 printf 'error=switch to common failed: BMC job 3 failed (error 7)\n' >"$t/run/slurm-error"
+
+# --sync (pcitopo-slurm-reconfig.service, before slurmd's reload): the
+# layout told to slurmctld for slurmd's node: its -N NAME, else the short
+# hostname; nothing to tell for 'other'; scontrol's failure is exit 1
+rm -f "$t/scontrol.calls" "$t/systemctl.calls"
+sh -c 'sleep 30' slurmd --systemd -N node9 &
+fake=$!
+echo "$fake" >"$t/mainpid"
+sleep 0.2	# sh has exec'd its command line
+out=$(PCITOPO_SYSTEMCTL=$t/systemctl "$H" --sync 2>&1) && rc=0 || rc=$?
+kill "$fake" 2>/dev/null || true
+tap "$([[ $rc == 0 && $(cat "$t/scontrol.calls" 2>&1) == "update nodename=node9 activefeatures=cascade" ]] && echo 1 || echo 0)" \
+	"helper --sync: scontrol update nodename=node9 activefeatures=cascade (the running slurmd's -N node9)" \
+	"$rc $out $(cat "$t/scontrol.calls" 2>&1)"
+rm -f "$t/scontrol.calls"; echo 0 >"$t/mainpid"
+out=$(PCITOPO_SYSTEMCTL=$t/systemctl "$H" --sync 2>&1) && rc=0 || rc=$?
+h=$(hostname); h=${h%%.*}
+tap "$([[ $rc == 0 && $(cat "$t/scontrol.calls" 2>&1) == "update nodename=$h activefeatures=cascade" ]] && echo 1 || echo 0)" \
+	"helper --sync, no slurmd under systemd: the short hostname ($h) as the node" \
+	"$rc $out $(cat "$t/scontrol.calls" 2>&1)"
+rm -f "$t/scontrol.calls"
+echo other >"$t/sys/layout"
+out=$(PCITOPO_SLURM_NODE=node7 "$H" --sync 2>&1) && rc=0 || rc=$?
+rc2=0; echo cascade >"$t/sys/layout"
+PCITOPO_SLURM_NODE=node7 PCITOPO_SCONTROL=/bin/false "$H" --sync >/dev/null 2>&1 || rc2=$?
+tap "$([[ $rc == 0 && $out == *"no layout to tell slurmctld (other)"* && ! -e $t/scontrol.calls && $rc2 == 1 ]] && echo 1 || echo 0)" \
+	"helper --sync: 'other' tells nothing (exit 0); a failing scontrol: exit 1" "$rc $rc2 $out"
 
 # the Prolog
 export SLURMD_NODENAME=node7 SLURM_JOB_ID=42

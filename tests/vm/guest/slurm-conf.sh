@@ -12,7 +12,7 @@
 #   SC_SOCK (munged's socket), SC_CTLD (slurmctld's state folder), SC_SPOOL
 #   (slurmd's), SC_CTLD_PID, SC_SLURMD_PID, SC_CTLD_LOG, SC_SLURMD_LOG,
 #   SC_RESUME (ResumeTimeout, s), SC_NODE (node1's NodeName words after
-#   the name, before Feature=), SC_ROOT (the project tree).
+#   the name), SC_ROOT (the project tree).
 # slurm_helpers_conf FILE [USERS]: helpers.conf, one line per layout, one
 #   helper for all; AllowUserBoot=USERS when given.
 # slurm_cgroup_conf FILE: cgroup.conf. slurmd initializes a cgroup plugin
@@ -52,7 +52,12 @@ RebootProgram=${SC_ROOT:?}/slurm/slurm-reboot-program
 Prolog=$SC_ROOT/slurm/slurm-prolog
 ResumeTimeout=${SC_RESUME:?}
 ReturnToService=1
-NodeName=node1 ${SC_NODE:?} Feature=balance,common,cascade State=UNKNOWN
+# no layout in Feature=: slurmd reports them from helpers.conf (available:
+# all three; active: the helper's). Listed here, 23.02+ takes all three as
+# active until slurmd registers and then drains the node ("Reported active
+# features (balance) are not a superset of currently active changeable
+# features (balance,common,cascade)"; Documentation/slurm.md)
+NodeName=node1 ${SC_NODE:?} State=UNKNOWN
 PartitionName=main Nodes=node1 Default=YES MaxTime=30 State=UP
 EOC
 }

@@ -12,6 +12,11 @@
 # journal, as /var/lib/pcitopo would be kept on disk), then topod itself,
 # detached from this job (log /out/topod.log). Idempotent: a second call
 # only checks. Exits 0 once org.pcitopo.Topod is on the bus.
+# Under systemd (tests/vm/server --init systemd) the system bus is already
+# there (dbus.socket): the policy is added and the bus told to reload.
+# PCITOPO_STATE_DIR: topod's state_dir instead of /out/topod-state (a
+# guest-local /var/lib/pcitopo, where inotify sees the commits: the 9p
+# share gives pcitopo-slurm-reconfig.path nothing to watch).
 set -euo pipefail
 plat=${1:?usage: topod-up.sh PLATFORM}
 root=${PCITOPO_ROOT:-$(pwd)}
@@ -28,8 +33,15 @@ for _ in $(seq 100); do [[ -c /dev/ipmi0 ]] && break; sleep 0.1; done
 # the polkit action too: polkitd is D-Bus activatable here (the host's)
 mkdir -p /usr/share/polkit-1/actions
 cp "$root/dbus/org.pcitopo.policy" /usr/share/polkit-1/actions/
-if [[ ! -S /run/dbus/system_bus_socket ]]; then
-	mkdir -p /etc/dbus-1/system.d /run/dbus
+mkdir -p /etc/dbus-1/system.d
+if [[ -S /run/dbus/system_bus_socket ]]; then
+	if ! cmp -s "$root/dbus/org.pcitopo.Topod.conf" /etc/dbus-1/system.d/org.pcitopo.Topod.conf; then
+		cp "$root/dbus/org.pcitopo.Topod.conf" /etc/dbus-1/system.d/
+		busctl call org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus \
+			ReloadConfig >/dev/null
+	fi
+else
+	mkdir -p /run/dbus
 	cp "$root/dbus/org.pcitopo.Topod.conf" /etc/dbus-1/system.d/
 	getent passwd messagebus >/dev/null || { echo "topod-up: no messagebus user" >&2; exit 1; }
 	dbus-daemon --system --fork --nopidfile
@@ -38,14 +50,15 @@ fi
 
 # NFD's features.d, as its worker's hostPath makes it on a Kubernetes node:
 # topod's node labels (its default nfd_features_dir) go there
-mkdir -p /etc/pcitopo/platforms "$out/topod-state" \
+state=${PCITOPO_STATE_DIR:-$out/topod-state}
+mkdir -p /etc/pcitopo/platforms "$state" \
 	/etc/kubernetes/node-feature-discovery/features.d
 cp "$root/platforms/$plat.conf" "/etc/pcitopo/platforms/$plat.conf"
 cat >/etc/pcitopo/topod.conf <<EOC
 # the emulated server: in-band BMC (KCS over QEMU's ipmi-bmc-extern)
 platform = "/etc/pcitopo/platforms/$plat.conf";
 bmc = { transport = "inband"; device = "/dev/ipmi0"; timeout_ms = 5000; };
-state_dir = "$out/topod-state";
+state_dir = "$state";
 EOC
 
 # (busctl status needs the owner's credentials, not there in this chroot)
