@@ -441,8 +441,11 @@ groot=()
 ((host)) || groot=(--kernel "$kname" --root)
 o=$("$srv" start "$dir" --method mux --layout balance --timeout 400 --init systemd \
 	--setup "$top/tests/vm/guest/pkg-setup.sh" "${groot[@]}" 2>&1)
-ok $? "emulated server up with systemd, MUX at balance$say ($((SECONDS - t0)) s)" "$o"
+up=$?
+ok $up "emulated server up with systemd, MUX at balance$say ($((SECONDS - t0)) s)" "$o"
 g() {	# g TIMEOUT SCRIPT: run in the guest, key=value lines back
+	# no guest, no waiting: each check after a failed start fails at once
+	((up == 0)) || { echo "no guest: the emulated server did not start"; return 1; }
 	"$srv" run "$dir" --timeout "$1" -- env V="$V" V2="$V2" K="$kver" OUT="$out" bash -c "$2" 2>&1
 }
 get() { sed -n "s/^$1=//p" <<<"$r" | head -n 1; }
