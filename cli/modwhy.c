@@ -12,14 +12,19 @@
  * vermagic). Each answer names the kernels concerned. Read here: MODULES
  * (/lib/modules, or $TOPOCTL_MODULES for tests), each kernel's modules.dep
  * (what modprobe finds) and the places DKMS and make install put the
- * module, and an uncompressed module's vermagic.
+ * module, and the module's vermagic: Debian 13's DKMS installs it
+ * compressed (.ko.xz, as the kernel's own modules), read through the
+ * decompressor its suffix names (xz, zstd, gzip), which kmod's packages
+ * bring; without one the vermagic is not read and the note says less.
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "topoctl.h"
@@ -67,36 +72,126 @@ static bool find_module(const char *dir, char *out, size_t len)
 	return false;
 }
 
-/* The kernel release an uncompressed module was built for (the first word
- * of its vermagic) into out; false if it cannot be read. */
+/* A module of up to 64 MiB, whole, from f into a new buffer with a NUL
+ * after it; NULL if it is larger or unreadable. */
+static char *read_module(FILE *f, size_t *n)
+{
+	size_t cap = 1 << 20, len = 0, r;
+	char *buf = malloc(cap + 1), *more;
+
+	while (buf && (r = fread(buf + len, 1, cap - len, f)) > 0) {
+		len += r;
+		if (len < cap)
+			continue;
+		if (cap >= (size_t)64 << 20)
+			goto fail;
+		more = realloc(buf, cap * 2 + 1);
+		if (!more)
+			goto fail;
+		buf = more;
+		cap *= 2;
+	}
+	if (!buf || ferror(f))
+		goto fail;
+	buf[len] = '\0';
+	*n = len;
+	return buf;
+fail:
+	free(buf);
+	return NULL;
+}
+
+/* The decompressor of a module's suffix, NULL for a plain .ko; "" for a
+ * suffix not known here. */
+static const char *decompressor(const char *path)
+{
+	static const char *const sfx[][2] = {
+		{ ".ko", NULL }, { ".ko.xz", "xz" }, { ".ko.zst", "zstd" },
+		{ ".ko.gz", "gzip" },
+	};
+	size_t n = strlen(path);
+
+	for (size_t i = 0; i < sizeof(sfx) / sizeof(sfx[0]); i++) {
+		size_t m = strlen(sfx[i][0]);
+
+		if (n > m && !strcmp(path + n - m, sfx[i][0]))
+			return sfx[i][1];
+	}
+	return "";
+}
+
+/* The module at path, decompressed by prog -dc (found on PATH) when prog
+ * is set; NULL if it cannot be had. */
+static char *load_module(const char *path, const char *prog, size_t *n)
+{
+	char *buf;
+	FILE *f;
+	int fd[2], st;
+	pid_t pid;
+
+	if (!prog) {
+		f = fopen(path, "re");
+		if (!f)
+			return NULL;
+		buf = read_module(f, n);
+		fclose(f);
+		return buf;
+	}
+	if (pipe2(fd, O_CLOEXEC) < 0)
+		return NULL;
+	pid = fork();
+	if (pid < 0) {
+		close(fd[0]);
+		close(fd[1]);
+		return NULL;
+	}
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+		if (dup2(fd[1], STDOUT_FILENO) < 0 ||
+		    (null >= 0 && dup2(null, STDERR_FILENO) < 0))
+			_exit(127);
+		execlp(prog, prog, "-dc", "--", path, (char *)NULL);
+		_exit(127);
+	}
+	close(fd[1]);
+	f = fdopen(fd[0], "re");
+	buf = f ? read_module(f, n) : NULL;
+	if (f)
+		fclose(f);	/* a larger module: the decompressor gets EPIPE */
+	else
+		close(fd[0]);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (buf && !(WIFEXITED(st) && WEXITSTATUS(st) == 0)) {
+		free(buf);
+		buf = NULL;
+	}
+	return buf;
+}
+
+/* The kernel release a module was built for (the first word of its
+ * vermagic) into out; false if it cannot be read. */
 static bool module_vermagic(const char *path, char *out, size_t len)
 {
 	static const char key[] = "vermagic=";
+	const char *prog = decompressor(path);
 	bool found = false;
-	size_t n = strlen(path);
-	char *buf = NULL, *v;
-	long size;
-	FILE *f;
+	size_t size;
+	char *buf, *v;
 
-	if (n < 3 || strcmp(path + n - 3, ".ko"))
-		return false;	/* compressed: not read here */
-	f = fopen(path, "re");
-	if (!f)
+	if (prog && !*prog)
 		return false;
-	if (!fseek(f, 0, SEEK_END) && (size = ftell(f)) > 0 &&
-	    size < 64L << 20 && !fseek(f, 0, SEEK_SET) &&
-	    (buf = malloc((size_t)size + 1)) &&
-	    fread(buf, 1, (size_t)size, f) == (size_t)size) {
-		buf[size] = '\0';
-		v = memmem(buf, (size_t)size, key, sizeof(key) - 1);
-		if (v && v + sizeof(key) - 1 < buf + size) {
-			v += sizeof(key) - 1;
-			snprintf(out, len, "%.*s", (int)strcspn(v, " "), v);
-			found = out[0] != '\0';
-		}
+	buf = load_module(path, prog, &size);
+	if (!buf)
+		return false;
+	v = memmem(buf, size, key, sizeof(key) - 1);
+	if (v && v + sizeof(key) - 1 < buf + size) {
+		v += sizeof(key) - 1;
+		snprintf(out, len, "%.*s", (int)strcspn(v, " "), v);
+		found = out[0] != '\0';
 	}
 	free(buf);
-	fclose(f);
 	return found;
 }
 
