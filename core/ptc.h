@@ -225,6 +225,11 @@ const char *ptc_kind_name(u8 kind);
  */
 u8 ptc_layout_first(void);
 u8 ptc_layout_next(u8 l);
+/*
+ * How many there are: the length of that list (its definition is sized by
+ * it, so the two cannot differ), for arrays with one slot a layout.
+ */
+#define PTC_NSWITCHABLE	3
 /* Whether l is one of them (false for unknown, other, out of range). */
 bool ptc_layout_switchable(u8 l);
 /*

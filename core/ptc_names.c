@@ -67,7 +67,7 @@ const char *ptc_layout_name(u8 layout)
 }
 
 /* The switchable layouts, in the order every list of them is given. */
-static const u8 ptc_switchable[] = {
+static const u8 ptc_switchable[PTC_NSWITCHABLE] = {
 	PCITOPO_LAYOUT_BALANCE,
 	PCITOPO_LAYOUT_COMMON,
 	PCITOPO_LAYOUT_CASCADE,

@@ -394,7 +394,7 @@ int ptm_cost(const struct ptc_topo *t, const struct ptm_eval *e,
 
 /* --- advice (rank.c) --------------------------------------------------- */
 
-#define PTM_NLAYOUTS	3	/* balance, common, cascade */
+#define PTM_NLAYOUTS	PTC_NSWITCHABLE	/* core's switchable layouts */
 
 struct ptm_choice {
 	unsigned int layout;	/* enum pcitopo_layout */

@@ -13,10 +13,6 @@
 
 #include "ptm.h"
 
-static const unsigned int layouts[PTM_NLAYOUTS] = {
-	PCITOPO_LAYOUT_BALANCE, PCITOPO_LAYOUT_COMMON, PCITOPO_LAYOUT_CASCADE,
-};
-
 static const char *lname(unsigned int l)
 {
 	return ptc_layout_name((u8)l);
@@ -111,12 +107,15 @@ int ptm_advise(const struct ptm_hw *hw, const struct ptm_params *p,
 {
 	unsigned int i, j;
 	struct ptc_topo t;
+	u8 l;
 
 	memset(a, 0, sizeof(*a));
-	for (i = 0; i < PTM_NLAYOUTS; i++) {
+	/* core's switchable layouts, in core's order (PTM_NLAYOUTS of them) */
+	for (i = 0, l = ptc_layout_first(); i < PTM_NLAYOUTS;
+	     i++, l = ptc_layout_next(l)) {
 		struct ptm_choice *c = &a->c[i];
 
-		c->layout = layouts[i];
+		c->layout = l;
 		ptm_layout_shape(hw, c->layout, c->shape, sizeof(c->shape));
 		c->err = ptm_layout_build(hw, c->layout, &t);
 		if (c->err)

@@ -168,58 +168,9 @@ static int record_target(const char *layout)
 	return 0;
 }
 
-/* slurmd's NodeName (--sync above) */
-static void node_name(char *out, size_t len)
-{
-	char *argv[] = { (char *)pt_systemctl(), "show", "-P", "MainPID",
-			 "slurmd.service", NULL };
-	const char *e = getenv("PCITOPO_SLURM_NODE");
-	char buf[256], path[64], cmd[8192];
-	size_t n = 0;
-	long pid = 0;
-	FILE *f;
-
-	if (e && *e) {
-		snprintf(out, len, "%s", e);
-		return;
-	}
-	if (!pt_run(argv, buf, sizeof(buf), 10000))
-		pid = atol(buf);
-	if (pid > 0) {
-		snprintf(path, sizeof(path), "/proc/%ld/cmdline", pid);
-		f = fopen(path, "re");
-		if (f) {
-			n = fread(cmd, 1, sizeof(cmd) - 1, f);
-			fclose(f);
-		}
-		cmd[n] = '\0';
-		/* NUL-separated words: "-N" "NAME" or "-NNAME" */
-		for (size_t i = 0; i < n; i += strlen(cmd + i) + 1) {
-			const char *w = cmd + i;
-
-			if (!strcmp(w, "-N") && i + 3 < n) {
-				snprintf(out, len, "%s", w + 3);
-				return;
-			}
-			if (!strncmp(w, "-N", 2) && w[2]) {
-				snprintf(out, len, "%s", w + 2);
-				return;
-			}
-		}
-	}
-	if (gethostname(buf, sizeof(buf)) < 0)
-		buf[0] = '\0';
-	buf[sizeof(buf) - 1] = '\0';
-	buf[strcspn(buf, ".")] = '\0';
-	snprintf(out, len, "%s", buf);
-}
-
 static int sync_controller(void)
 {
-	char layout[PT_LAYOUT_LEN], why[512], node[256], nodearg[300];
-	char featarg[64], out[2048];
-	char *argv[] = { (char *)pt_scontrol(), "update", nodearg, featarg,
-			 NULL };
+	char layout[PT_LAYOUT_LEN], why[512], node[256];
 	int r = pt_layout_now(layout, sizeof(layout), timeout_ms(), why,
 			      sizeof(why));
 
@@ -228,13 +179,9 @@ static int sync_controller(void)
 		       r < 0 ? why : layout);
 		return 0;
 	}
-	node_name(node, sizeof(node));
-	snprintf(nodearg, sizeof(nodearg), "nodename=%s", node);
-	snprintf(featarg, sizeof(featarg), "activefeatures=%s", layout);
-	r = pt_run(argv, out, sizeof(out), 15000);
-	if (r) {
-		fprintf(stderr, "slurm-feature-helper: scontrol update %s %s: %s\n",
-			nodearg, featarg, r < 0 ? strerror(-r) : pt_last_line(out));
+	pt_node_name(node, sizeof(node));
+	if (pt_node_set_layout(node, layout, why, sizeof(why))) {
+		fprintf(stderr, "slurm-feature-helper: %s\n", why);
 		return 1;
 	}
 	printf("slurm-feature-helper: slurmctld told: node %s, active layout %s\n",

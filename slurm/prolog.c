@@ -41,22 +41,6 @@ static int wanted_layout(const char *constraint, char *out, size_t len)
 	return 0;
 }
 
-static void drain(const char *node, const char *reason)
-{
-	char state[] = "state=drain", nodearg[300], reasonarg[1420];
-	char *argv[] = { (char *)pt_scontrol(), "update",
-			 nodearg, state, reasonarg, NULL };
-	char out[2048];
-	int r;
-
-	snprintf(nodearg, sizeof(nodearg), "nodename=%s", node);
-	snprintf(reasonarg, sizeof(reasonarg), "reason=%s", reason);
-	r = pt_run(argv, out, sizeof(out), 15000);
-	if (r)
-		fprintf(stderr, "slurm-prolog: scontrol update %s: %s\n", nodearg,
-			r < 0 ? strerror(-r) : pt_last_line(out));
-}
-
 int main(void)
 {
 	const char *c = getenv("SLURM_JOB_CONSTRAINTS");
@@ -89,7 +73,7 @@ int main(void)
 			 err[0] ? ": " : "", err);
 refuse:
 	fprintf(stderr, "slurm-prolog: %s\n", reason);
-	if (node && *node)
-		drain(node, reason);
+	if (node && *node && pt_node_drain(node, reason, why, sizeof(why)))
+		fprintf(stderr, "slurm-prolog: %s\n", why);
 	return 1;
 }

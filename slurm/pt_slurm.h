@@ -85,4 +85,18 @@ int pt_run(char *const argv[], char *out, size_t len, int timeout_ms);
 /* The last non-empty line of s, without "topoctl: " (for reasons). */
 const char *pt_last_line(char *s);
 
+/*
+ * This node as slurmctld knows it (node_ctl.c, through scontrol):
+ * pt_node_name: slurmd's -N NAME ($PCITOPO_SLURM_NODE for tests), else
+ * the short host name; pt_node_drain: drained with reason;
+ * pt_node_set_layout: layout as its active feature. The two updates
+ * return 0, or scontrol's exit status or a negative errno with the
+ * failure in why.
+ */
+void pt_node_name(char *out, size_t len);
+int pt_node_drain(const char *node, const char *reason, char *why,
+		  size_t wlen);
+int pt_node_set_layout(const char *node, const char *layout, char *why,
+		       size_t wlen);
+
 #endif

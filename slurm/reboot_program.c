@@ -261,7 +261,43 @@ static int restart_slurmd(void)
 	return r ? 1 : 0;
 }
 
-static int do_switch(const char *target, const char *recorded_apply)
+/*
+ * A switch that failed, on 23.02 and later (told by the features argument,
+ * which 22.05 does not pass): there slurmctld took the requested layout as
+ * the node's active feature at the reboot request and checks it at the
+ * registration that follows: a node reporting another is drained
+ * "Reported active features (common) are not a superset of currently
+ * active changeable features (cascade)", INVALID_REG, before any Prolog
+ * runs (seen on 24.11.5: t-slurm-deb13.sh (e)), so the operator never sees
+ * pcitopo's reason and slurmctld keeps a layout the node is not in. So,
+ * before slurmd comes back: the node drained with pcitopo's reason (the
+ * failure, the layout it stays in), and its active feature set to that
+ * layout, which its registration then reports. 22.05 checks nothing at
+ * registration; the Prolog drains the node there, naming the job.
+ */
+static void tell_controller(const char *msg)
+{
+	char node[256], now[PT_LAYOUT_LEN], why[600], reason[1400];
+
+	if (pt_layout_now(now, sizeof(now), 8000, why, sizeof(why)) < 0)
+		snprintf(now, sizeof(now), "unknown");
+	pt_node_name(node, sizeof(node));
+	snprintf(reason, sizeof(reason), "pcitopo: %s; the node is in %s", msg,
+		 now);
+	if (pt_node_drain(node, reason, why, sizeof(why)))
+		logf_("%s", why);
+	else
+		logf_("node %s drained: %s", node, reason);
+	if (!pt_layout_switchable(now))
+		return;
+	if (pt_node_set_layout(node, now, why, sizeof(why)))
+		logf_("%s", why);
+	else
+		logf_("slurmctld told: node %s, active layout %s", node, now);
+}
+
+static int do_switch(const char *target, const char *recorded_apply,
+		     bool features_given)
 {
 	char apply[32], out[16384], msg[1200];
 	const char *line;
@@ -301,6 +337,8 @@ static int do_switch(const char *target, const char *recorded_apply)
 			 line);
 	logf_("%s", msg);
 	record_error(msg);
+	if (features_given)
+		tell_controller(msg);
 	restart_slurmd();
 	return 1;
 }
@@ -448,6 +486,7 @@ int main(int argc, char **argv)
 			logf_("%s", why);
 			record_error(why);
 			pt_record_take("slurm-target");
+			tell_controller(why);
 			restart_slurmd();
 			return 1;
 		}
@@ -482,5 +521,5 @@ int main(int argc, char **argv)
 	if (pid > 0)
 		return 0;	/* slurmd's RPC thread goes on */
 	setsid();
-	return do_switch(target, apply);
+	return do_switch(target, apply, argc == 2);
 }

@@ -109,7 +109,8 @@ tap "$([[ $rc == 1 && $out == *"cannot record the target cascade: Not a director
 # the RebootProgram
 echo ok >"$t/mode"
 rm -f "$t/run/slurm-target" "$t/topoctl.calls"
-rb() { PCITOPO_SLURMD_RESTART="touch $t/restarted" PCITOPO_REBOOT="touch $t/rebooted" "$R" "$@"; }
+rb() { PCITOPO_SLURM_NODE=node3 PCITOPO_SLURMD_RESTART="touch $t/restarted; echo restart >>$t/scontrol.calls" \
+	PCITOPO_REBOOT="touch $t/rebooted" "$R" "$@"; }
 out=$(rb 2>&1) && rc=0 || rc=$?
 tap "$([[ $rc == 0 && -e $t/rebooted && $(cat "$t/run/slurm-reboot.log") == *"no layout target (a plain scontrol reboot): rebooting the node, layout unchanged"* &&
 	! -e $t/topoctl.calls && ! -e $t/restarted && $(cat "$t/sys/layout") == balance ]] && echo 1 || echo 0)" \
@@ -155,9 +156,9 @@ echo ok >"$t/mode"; "$H" common >/dev/null; echo fail >"$t/mode"
 out=$(PCITOPO_SLURMD_RESTART="touch $t/restarted" "$R" 2>&1) && rc=0 || rc=$?
 wait_for "$t/restarted" || true
 tap "$([[ $rc == 0 && -e $t/restarted && $(cat "$t/run/slurm-error" 2>&1) == "error=switch to common failed: BMC job 3 failed (error 7)" &&
-	$(cat "$t/sys/layout") == cascade ]] && echo 1 || echo 0)" \
-	"RebootProgram: a failed switch: topod's error recorded, slurmd restarted all the same" \
-	"$rc $out $(cat "$t/run/slurm-error" 2>&1)"
+	$(cat "$t/sys/layout") == cascade && ! -e $t/scontrol.calls ]] && echo 1 || echo 0)" \
+	"RebootProgram: a failed switch: topod's error recorded, slurmd restarted all the same; 22.05 (no features argument): nothing told to slurmctld, the Prolog drains" \
+	"$rc $out $(cat "$t/run/slurm-error" 2>&1) $(cat "$t/scontrol.calls" 2>&1)"
 
 # 23.02 and later: the request's features as one argument
 echo ok >"$t/mode"; echo balance >"$t/sys/layout"
@@ -178,6 +179,19 @@ tap "$([[ $rc == 0 && -e $t/restarted && $(cat "$t/sys/layout") == common && ! -
 	$(cat "$t/run/slurm-reboot.log") == *"features 'bigmem,common'"*"(apply online)"* ]] && echo 1 || echo 0)" \
 	"RebootProgram 'bigmem,common': bigmem (not a layout) ignored, common switched with the helper's recorded Apply (no topoctl status)" \
 	"$rc $out $(cat "$t/topoctl.calls") $(tail -n 4 "$t/run/slurm-reboot.log")"
+# 23.02+: a failed switch drains the node with pcitopo's reason and sets
+# its active feature to the layout it stays in, before slurmd comes back
+# (its registration would drain it with Slurm's words only: INVALID_REG)
+rm -f "$t/restarted" "$t/topoctl.calls" "$t/scontrol.calls"
+"$H" cascade >/dev/null; echo fail >"$t/mode"
+out=$(rb cascade 2>&1) && rc=0 || rc=$?
+wait_for "$t/restarted" || true
+tap "$([[ $rc == 0 && $(cat "$t/sys/layout") == common &&
+	$(cat "$t/scontrol.calls" 2>&1) == "update nodename=node3 state=drain reason=pcitopo: switch to cascade failed: BMC job 3 failed (error 7); the node is in common"$'\n'"update nodename=node3 activefeatures=common"$'\n'restart ]] &&
+	echo 1 || echo 0)" \
+	"RebootProgram 'cascade' (23.02+), the switch failed: slurmctld told before slurmd's restart: node drained naming the failure and the layout it stays in, its active feature that layout" \
+	"$rc $out $(cat "$t/scontrol.calls" 2>&1) $(tail -n 4 "$t/run/slurm-reboot.log")"
+echo ok >"$t/mode"; rm -f "$t/scontrol.calls" "$t/run/slurm-error"
 rm -f "$t/restarted" "$t/topoctl.calls"
 "$H" cascade >/dev/null; rm -f "$t/topoctl.calls"
 out=$(rb bigmem 2>&1) && rc=0 || rc=$?

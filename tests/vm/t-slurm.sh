@@ -318,24 +318,40 @@ out=$("$srv" console "$dir" 'pcitopo_fail_next 7' 2>&1) || true
 echo "# console: $out"
 out=$(T=300 grun bash -c "$pre"'id=$(sub pt-boot cascade 0); echo "id=$id"
 	w 280 node "State=[A-Z+]*DRAIN"
-	w 60 job "$id" "Reason=launch_failed_requeued_held|JobState=(COMPLETED|FAILED)"
+	w 60 job "$id" "Reason=launch_failed_requeued_held|Restarts=[1-9]|JobState=(COMPLETED|FAILED)"
 	echo "output: $(cat '"$S"'/jobs/j$id.out 2>&1)"; echo "layout: $(cat /sys/kernel/pcitopo/layout)"
 	tail -3 /run/pcitopo/slurm-reboot.log' 2>&1) || true
 id=$(sed -n 's/^id=//p' <<<"$out")
 te=$(since "$t0")
 echo "# (e) job $id:"; grep -E 'Reason=|layout:|slurm-reboot' <<<"$out" | sed 's/^/#   /'
-tap "$([[ $out == *"State="*"DRAIN"* && $out == *"Reason=pcitopo: job $id wants cascade, node is in common: switch to cascade failed"* ]] &&
-	echo 1 || echo 0)" \
-	"(e) BMC failure: node1 drained, the reason names both layouts and the switch's failure ($te s)" "$out"
-tap "$([[ $out == *"JobState=PENDING"*"Reason=launch_failed_requeued_held"* && $out != *"output: start"* ]] &&
-	echo 1 || echo 0)" \
-	"(e) job $id requeued (held), never started" "$out"
+# Documentation/slurm.md's table: 22.05 launches the job and the Prolog
+# drains the node naming it, the job requeued held; 23.02+ checks the
+# layout slurmd reports at its registration, so the RebootProgram drains
+# the node and tells slurmctld its layout before slurmd comes back (else
+# INVALID_REG, Slurm's words only, slurmctld keeping cascade): the reason
+# is pcitopo's, the node's active feature the layout it is in, and the
+# job requeued (whether it is launched first, the Prolog refusing it, is
+# Slurm's choice)
+if ((feat)); then
+	tap "$([[ $out == *"State="*"DRAIN"* && $out != *INVALID_REG* && $out == *"ActiveFeatures=common "* &&
+		$out =~ Reason=pcitopo:\ [^[]*switch\ to\ cascade\ failed[^[]*node\ is\ in\ common ]] && echo 1 || echo 0)" \
+		"(e) Slurm $svn: BMC failure: node1 drained by pcitopo, the reason names the switch's failure and the layout it stays in; ActiveFeatures=common, no INVALID_REG ($te s)" "$out"
+	tap "$([[ $out == *"JobState=PENDING"*"Restarts=1"* && $out != *"output: start"* ]] && echo 1 || echo 0)" \
+		"(e) Slurm $svn: job $id requeued, never started" "$out"
+else
+	tap "$([[ $out == *"State="*"DRAIN"* && $out == *"Reason=pcitopo: job $id wants cascade, node is in common: switch to cascade failed"* ]] &&
+		echo 1 || echo 0)" \
+		"(e) BMC failure: node1 drained, the reason names both layouts and the switch's failure ($te s)" "$out"
+	tap "$([[ $out == *"JobState=PENDING"*"Reason=launch_failed_requeued_held"* && $out != *"output: start"* ]] &&
+		echo 1 || echo 0)" \
+		"(e) job $id requeued (held), never started" "$out"
+fi
 tap "$([[ $out == *"layout: common"* ]] && echo 1 || echo 0)" "(e) the node stayed in common (where (h) left it)" "$out"
 # 24.05+ DOWNs a node whose feature set fails; the helper's set exits 0
 # (the dry run passed: the BMC fails later), so the node is drained by
 # pcitopo's Prolog, never DOWN with Slurm's reason
 tap "$([[ $out != *"Failed to set node feature"* && $out != *"State=DOWN"* ]] && echo 1 || echo 0)" \
-	"(e) Slurm $svn: not DOWN, no \"Failed to set node feature(s)\": the feature set succeeded, the Prolog drained the node" "$out"
+	"(e) Slurm $svn: not DOWN, no \"Failed to set node feature(s)\": the feature set succeeded, pcitopo drained the node" "$out"
 
 # (k) slurmd under systemd: the release's slurmd.service with what
 # pcitopo-slurm installs (the drop-in in the unit directory's
