@@ -14,44 +14,88 @@
 
 #include "pt_slurm.h"
 
+/* The -N NAME of pid's command line into out if it is a slurmd's (or,
+ * with any_prog, any program's): true if found. */
+static bool cmdline_node(long pid, bool any_prog, char *out, size_t len)
+{
+	char path[64], cmd[8192];
+	const char *base;
+	size_t n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%ld/cmdline", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	n = fread(cmd, 1, sizeof(cmd) - 1, f);
+	fclose(f);
+	cmd[n] = '\0';
+	base = strrchr(cmd, '/');
+	base = base ? base + 1 : cmd;
+	if (!n || (!any_prog && strcmp(base, "slurmd")))
+		return false;
+	/* NUL-separated words: "-N" "NAME" or "-NNAME" */
+	for (size_t i = 0; i < n; i += strlen(cmd + i) + 1) {
+		const char *w = cmd + i;
+
+		if (!strcmp(w, "-N") && i + 3 < n) {
+			snprintf(out, len, "%s", w + 3);
+			return true;
+		}
+		if (!strncmp(w, "-N", 2) && w[2]) {
+			snprintf(out, len, "%s", w + 2);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* pid's parent from /proc/PID/stat ("PID (COMM) STATE PPID ..."), 0 if
+ * unknown */
+static long parent_of(long pid)
+{
+	char path[64], buf[1024], *p;
+	long ppid = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')')) &&
+	    sscanf(p + 1, " %*c %ld", &ppid) != 1)
+		ppid = 0;
+	fclose(f);
+	return ppid;
+}
+
 void pt_node_name(char *out, size_t len)
 {
 	char *argv[] = { (char *)pt_systemctl(), "show", "-P", "MainPID",
 			 "slurmd.service", NULL };
 	const char *e = getenv("PCITOPO_SLURM_NODE");
-	char buf[256], path[64], cmd[8192];
-	size_t n = 0;
-	long pid = 0;
-	FILE *f;
+	char buf[256];
+	long pid;
 
 	if (e && *e) {
 		snprintf(out, len, "%s", e);
 		return;
 	}
-	if (!pt_run(argv, buf, sizeof(buf), 10000))
-		pid = atol(buf);
-	if (pid > 0) {
-		snprintf(path, sizeof(path), "/proc/%ld/cmdline", pid);
-		f = fopen(path, "re");
-		if (f) {
-			n = fread(cmd, 1, sizeof(cmd) - 1, f);
-			fclose(f);
-		}
-		cmd[n] = '\0';
-		/* NUL-separated words: "-N" "NAME" or "-NNAME" */
-		for (size_t i = 0; i < n; i += strlen(cmd + i) + 1) {
-			const char *w = cmd + i;
-
-			if (!strcmp(w, "-N") && i + 3 < n) {
-				snprintf(out, len, "%s", w + 3);
-				return;
-			}
-			if (!strncmp(w, "-N", 2) && w[2]) {
-				snprintf(out, len, "%s", w + 2);
-				return;
-			}
-		}
+	/* 26.05 names it to the programs slurmd runs (req.c) */
+	e = getenv("SLURM_NODE_NAME");
+	if (e && *e) {
+		snprintf(out, len, "%s", e);
+		return;
 	}
+	/* a slurmd among the callers: the RebootProgram's (through sh -c
+	 * up to 25.05), however it was started */
+	pid = getppid();
+	for (int i = 0; i < 4 && pid > 1; i++, pid = parent_of(pid))
+		if (cmdline_node(pid, false, out, len))
+			return;
+	if (!pt_run(argv, buf, sizeof(buf), 10000) && (pid = atol(buf)) > 0 &&
+	    cmdline_node(pid, true, out, len))
+		return;
 	if (gethostname(buf, sizeof(buf)) < 0)
 		buf[0] = '\0';
 	buf[sizeof(buf) - 1] = '\0';

@@ -87,8 +87,10 @@ const char *pt_last_line(char *s);
 
 /*
  * This node as slurmctld knows it (node_ctl.c, through scontrol):
- * pt_node_name: slurmd's -N NAME ($PCITOPO_SLURM_NODE for tests), else
- * the short host name; pt_node_drain: drained with reason;
+ * pt_node_name: $PCITOPO_SLURM_NODE (tests), $SLURM_NODE_NAME (26.05
+ * gives it), the -N NAME of a slurmd among the caller's ancestors, then
+ * of slurmd.service's MainPID, else the short host name (Slurm's default
+ * NodeName); pt_node_drain: drained with reason;
  * pt_node_set_layout: layout as its active feature. The two updates
  * return 0, or scontrol's exit status or a negative errno with the
  * failure in why.

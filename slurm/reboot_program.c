@@ -275,13 +275,14 @@ static int restart_slurmd(void)
  * layout, which its registration then reports. 22.05 checks nothing at
  * registration; the Prolog drains the node there, naming the job.
  */
+static char node[256];	/* slurmd's NodeName: main() asks before the fork */
+
 static void tell_controller(const char *msg)
 {
-	char node[256], now[PT_LAYOUT_LEN], why[600], reason[1400];
+	char now[PT_LAYOUT_LEN], why[600], reason[1400];
 
 	if (pt_layout_now(now, sizeof(now), 8000, why, sizeof(why)) < 0)
 		snprintf(now, sizeof(now), "unknown");
-	pt_node_name(node, sizeof(node));
 	snprintf(reason, sizeof(reason), "pcitopo: %s; the node is in %s", msg,
 		 now);
 	if (pt_node_drain(node, reason, why, sizeof(why)))
@@ -475,6 +476,8 @@ int main(int argc, char **argv)
 		unsetenv(reconf_env[i]);
 	open_log();
 	if (argc == 2) {
+		/* for tell_controller(), while slurmd is an ancestor */
+		pt_node_name(node, sizeof(node));
 		logf_("reboot request with features '%s'", argv[1]);
 		if (layout_of_features(argv[1], target, sizeof(target), why,
 				       sizeof(why)) < 0) {

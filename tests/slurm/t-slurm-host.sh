@@ -191,6 +191,18 @@ tap "$([[ $rc == 0 && $(cat "$t/sys/layout") == common &&
 	echo 1 || echo 0)" \
 	"RebootProgram 'cascade' (23.02+), the switch failed: slurmctld told before slurmd's restart: node drained naming the failure and the layout it stays in, its active feature that layout" \
 	"$rc $out $(cat "$t/scontrol.calls" 2>&1) $(tail -n 4 "$t/run/slurm-reboot.log")"
+# the node's name from the slurmd that runs the RebootProgram (through sh
+# -c up to 25.05): its -N, not the host name
+rm -f "$t/restarted" "$t/scontrol.calls"
+"$H" cascade >/dev/null
+# shellcheck disable=SC2016 # expands in the stand-in slurmd
+out=$(PCITOPO_SLURMD_RESTART="touch $t/restarted" PCITOPO_REBOOT=true \
+	bash -c 'exec -a slurmd bash -c "sh -c \"$0 cascade\"; true" "$1" -D -N node5' "$R" 2>&1) && rc=0 || rc=$?
+wait_for "$t/restarted" || true
+tap "$([[ $(head -n 1 "$t/scontrol.calls" 2>&1) == "update nodename=node5 state=drain reason=pcitopo: switch to cascade failed"* ]] &&
+	echo 1 || echo 0)" \
+	"RebootProgram run by slurmd -N node5 (through sh -c): slurmctld told about node5, slurmd's NodeName, not the host's name" \
+	"$rc $out $(cat "$t/scontrol.calls" 2>&1)"
 echo ok >"$t/mode"; rm -f "$t/scontrol.calls" "$t/run/slurm-error"
 rm -f "$t/restarted" "$t/topoctl.calls"
 "$H" cascade >/dev/null; rm -f "$t/topoctl.calls"

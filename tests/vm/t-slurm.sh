@@ -316,8 +316,13 @@ tap "$([[ -n $b0 && -n $b1 ]] && ((b1 > b0)) && echo 1 || echo 0)" \
 t0=$(now)
 out=$("$srv" console "$dir" 'pcitopo_fail_next 7' 2>&1) || true
 echo "# console: $out"
+# 23.02+: drained by the RebootProgram before slurmd's registration: wait
+# for the registration too (no longer POWERING_UP or NOT_RESPONDING), so
+# that a drain Slurm adds there (INVALID_REG) is seen
+drained='State=[A-Z+]*DRAIN'
+((feat)) && drained='State=[A-Z]+\+DRAIN(\+INVALID_REG)? '
 out=$(T=300 grun bash -c "$pre"'id=$(sub pt-boot cascade 0); echo "id=$id"
-	w 280 node "State=[A-Z+]*DRAIN"
+	w 280 node "'"$drained"'"
 	w 60 job "$id" "Reason=launch_failed_requeued_held|Restarts=[1-9]|JobState=(COMPLETED|FAILED)"
 	echo "output: $(cat '"$S"'/jobs/j$id.out 2>&1)"; echo "layout: $(cat /sys/kernel/pcitopo/layout)"
 	tail -3 /run/pcitopo/slurm-reboot.log' 2>&1) || true
@@ -400,7 +405,7 @@ if ((!host)); then
 	m1=$(sed -n 's/^cmd1=//p' <<<"$out")
 	tap "$([[ $out == *"start=0"* && $out == *"unit type=notify active path=active"* &&
 		$out == *"slurmd.service.d/pcitopo.conf"* && $m1 == *"--systemd -N node1"* && $m1 != *" -b"* &&
-		$out == *"up State=IDLE "* ]] && echo 1 || echo 0)" \
+		$(sed -n 's/^up //p' <<<"$out") == *"State=IDLE "* ]] && echo 1 || echo 0)" \
 		"(k) Slurm $svn: systemctl start slurmd: Type=notify, active, \`$m1\` (the unit's --systemd, /etc/default/slurmd's options), pcitopo's drop-in read, the reload path unit active, node1 idle" "$out"
 	b0=$(boot_s up) b1=$(boot_s reloaded) b2=$(boot_s after)
 	# a reload, not a restart: the unit's start time unchanged (24.11 re-execs
