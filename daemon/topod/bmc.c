@@ -15,7 +15,6 @@
 #include <string.h>
 
 #include "bmc_backend.h"
-#include "config.h"
 #include "topod.h"
 
 struct bmc {

@@ -39,8 +39,8 @@ struct bmc_ops;
 /* Room for a backend's reading of topod.conf's bmc group. */
 #define BMC_CONF_MAX	8192
 
-/* topod.conf's bmc = { ... }, as its backend read it (bmc_conf_load(),
- * config.h); opaque here: the backend's own type is in priv. */
+/* topod.conf's bmc = { ... }, as its backend read it (bmc_conf_load()
+ * below); opaque here: the backend's own type is in priv. */
 struct bmc_conf {
 	const struct bmc_ops *ops;
 	union {
@@ -51,6 +51,13 @@ struct bmc_conf {
 
 /* An open session to the BMC. */
 struct bmc;
+
+struct config_t;	/* libconfig's config_t */
+
+/* topod.conf's bmc group, by the backend whose bmc.transport it names,
+ * into c; 0 or -EINVAL with err naming the file and the key. */
+int bmc_conf_load(struct config_t *cf, const char *path, struct bmc_conf *c,
+		  char *err, size_t len);
 
 /* 0, or -EPROTO with err naming both when plat is for another transport
  * than the bmc group's backend. */

@@ -15,8 +15,6 @@
 
 #include <libconfig.h>
 
-#include "bmc.h"
-
 /* name is one of list (NULL-terminated) */
 bool conf_listed(const char *const *list, const char *name);
 /* the string at key (dotted: "bmc.host") into dst[cap]; absent: dst as it
@@ -36,10 +34,5 @@ int conf_int(config_t *cf, const char *key, int lo, int hi, int *v,
 int conf_group_keys(config_t *cf, const char *group, const char *kind,
 		    const char *const *keys, char *err, size_t len,
 		    const char *path);
-
-/* bmc.c: topod.conf's bmc group, by the backend whose bmc.transport it
- * names, into c */
-int bmc_conf_load(config_t *cf, const char *path, struct bmc_conf *c,
-		  char *err, size_t len);
 
 #endif
