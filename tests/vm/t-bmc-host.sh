@@ -46,19 +46,16 @@ wait_job() {	# the status once the job is no longer busy (bounded: 60 s)
 	echo "$s"
 }
 # The module's view: layout count_gpus generation (view --gen, vm-tap.sh).
-start() {	# start METHOD LAYOUT
-	dir=$(mktemp -d /tmp/pcitopo-server.XXXXXX)
-	local t0 ok=1 line
-	t0=$(now)
-	line=$("$srv" start "$dir" --method "$1" --layout "$2" --busy-ms 500 --timeout 240 2>&1) || ok=0
-	tap "$ok" "$1: server up in $2 ($(since "$t0") s)" "$line"
-	((ok)) || return 1
+# start METHOD LAYOUT: up, with the BMC simulator's environment (its LAN
+# port, its process group) here
+start() {
+	server_start "$1" "$2" --busy-ms 500 --timeout 240 || return 1
 	eval "$("$srv" env "$dir")"
 }
+# stop: and nothing of it left running
 stop() {
 	local pgid=$PCITOPO_BMC_PGID left d=$dir
-	"$srv" stop "$dir"
-	dir=
+	server_stop
 	left=$(pgrep -g "$pgid" 2>/dev/null; pgrep -f "$d" 2>/dev/null) || true
 	tap "$([[ -z $left && ! -e $d ]] && echo 1 || echo 0)" "stop: nothing left running, $d removed" "$left"
 }

@@ -115,7 +115,7 @@ if ((!host)); then
 	((ok)) || { echo "1..$n"; exit 1; }
 	cd "$tree"
 	# every job runs the copy's scripts and programs
-	grun() { "$srv" run "$dir" --timeout "${T:-${GRUN_TIMEOUT:-120}}" env PCITOPO_ROOT="$tree" "$@"; }
+	GRUN_ENV=(env PCITOPO_ROOT="$tree")
 fi
 
 T0=$(now)

@@ -50,15 +50,6 @@ up() {	# up PLATFORM: module, dbus, topod in the guest
 	tap "$ok" "guest: module, /dev/ipmi0, system bus, topod up ($1)" "$out"
 	return $((1 - ok))
 }
-start() {	# start METHOD LAYOUT
-	dir=$(mktemp -d /tmp/pcitopo-topod.XXXXXX)
-	local t0 ok=1 line
-	t0=$(now)
-	line=$("$srv" start "$dir" --method "$1" --layout "$2" --timeout 300 2>&1) || ok=0
-	tap "$ok" "$1: server up in $2 ($(since "$t0") s)" "$line"
-	return $((1 - ok))
-}
-stop() { "$srv" stop "$dir" >/dev/null 2>&1 || true; dir=; }
 phases() { awk '/^  / && $2 == "done" {print $1}' <<<"$1" | tr '\n' ' '; }
 # topod's node labels in the guest: layout, state, pending, checked as NFD
 # would read them (tests/topod/nfdcheck.py)
@@ -68,7 +59,7 @@ nfd_cascade='pcitopo.feature.node.kubernetes.io/layout=cascade
 pcitopo.feature.node.kubernetes.io/state=idle'
 
 # --- MUX, online --------------------------------------------------------
-if start mux balance && up emulated-mux; then
+if server_start mux balance --timeout 300 && up emulated-mux; then
 	before=$(grun cli/topoctl topo 2>&1) || true
 	echo "# before:"; sed 's/^/#   /' <<<"$before"
 	# topod --check compares the platform file with the machine's DMI
@@ -239,10 +230,10 @@ if start mux balance && up emulated-mux; then
 	out=$(grun cli/topoctl set bogus 2>&1) && rc=0 || rc=$?
 	tap "$([[ $rc == 1 && $out == *"not a layout"* ]] && echo 1 || echo 0)" "mux: unknown layout refused" "$out"
 fi
-stop
+server_stop
 
 # --- switch firmware, power cycle ---------------------------------------
-if start switchfw balance && up emulated-switchfw; then
+if server_start switchfw balance --timeout 300 && up emulated-switchfw; then
 	boot=$(cat "$dir/boot")
 	t0=$(now)
 	out=$(T=120 grun cli/topoctl set cascade --power-cycle 2>&1) && rc=0 || rc=$?
@@ -271,7 +262,7 @@ if start switchfw balance && up emulated-switchfw; then
 		grep -E "reenumerate|verify|commit" "$dir/out/topod.log" 2>/dev/null | sed 's/^/# /' || true
 	fi
 fi
-stop
+server_stop
 
 echo "1..$n"
 ((failed == 0))

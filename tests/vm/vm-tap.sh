@@ -47,9 +47,28 @@ server_test() {
 	trap server_test_cleanup EXIT
 	trap 'exit 130' INT TERM
 }
+# server_start METHOD LAYOUT [ARG...]: a server in a new folder, $dir
+# (tests/vm/server start --method METHOD --layout LAYOUT ARG...), and one
+# TAP line "METHOD: server up in LAYOUT (N s)"; returns 1 if it did not
+# come up. server_stop: stops it (quietly), $dir emptied.
+server_start() {
+	local m=$1 l=$2 t0 ok=1 line
+	shift 2
+	dir=$(mktemp -d /tmp/pcitopo-server.XXXXXX)
+	t0=$(now)
+	line=$("$srv" start "$dir" --method "$m" --layout "$l" "$@" 2>&1) || ok=0
+	tap "$ok" "$m: server up in $l ($(since "$t0") s)" "$line"
+	return $((1 - ok))
+}
+server_stop() { "$srv" stop "$dir" >/dev/null 2>&1 || true; dir=; }
 # grun CMD...: CMD in the guest of the server in $dir (tests/vm/server run),
-# within $T seconds, else the test's GRUN_TIMEOUT, else 120
-grun() { "$srv" run "$dir" --timeout "${T:-${GRUN_TIMEOUT:-120}}" "$@"; }
+# within $T seconds, else the test's GRUN_TIMEOUT, else 120; the words of
+# the array GRUN_ENV, if the test sets it (env VAR=VALUE ...), go before
+# CMD in every run
+grun() {
+	"$srv" run "$dir" --timeout "${T:-${GRUN_TIMEOUT:-120}}" \
+		${GRUN_ENV[@]+"${GRUN_ENV[@]}"} "$@"
+}
 # view [--gen]: what the module in the guest sees, "LAYOUT GPUS"
 # ("cascade 8"), with --gen its generation too
 # shellcheck disable=SC2016 # expanded in the guest
