@@ -6,7 +6,9 @@
  *         never power saving); slower than both ends support: a note on a
  *         GPU's own link (GPUs lower their link speed when idle), a warning
  *         on any other (a switch uplink or a NIC, NVMe: those do not idle
- *         down, and an uplink throttles every device below it).
+ *         down, and an uplink throttles every device below it: the
+ *         kernel's own rule, pcie_bandwidth_available() in
+ *         drivers/pci/pci.c, is the slowest link on the path).
  *   mps   a TLP larger than its receiver's Max_Payload_Size is malformed
  *         (PCIe Base spec, 2.2.2): a warning where an end of a pair has a
  *         larger MPS than some device on its path. Ports larger than the
@@ -22,7 +24,8 @@
  *         interface", Documentation/PCI/pcieaer-howto.rst): a note, a
  *         warning when the count grew since --since DIR; non-fatal and
  *         fatal lose or corrupt TLPs: an error.
- *   dpc   DPC triggered on a port (error): the link below is contained.
+ *   dpc   DPC triggered on a port (error): the link below is contained
+ *         (Trigger Status, drivers/pci/pcie/dpc.c).
  */
 #include <string.h>
 
