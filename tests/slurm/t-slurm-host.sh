@@ -257,6 +257,8 @@ fake=$!
 echo "$fake" >"$t/mainpid"
 sleep 0.2	# sh has exec'd its command line
 out=$(PCITOPO_SYSTEMCTL=$t/systemctl "$H" --sync 2>&1) && rc=0 || rc=$?
+# its sleep too: left, it would hold the suite's output open for 30 s
+pkill -P "$fake" 2>/dev/null || true
 kill "$fake" 2>/dev/null || true
 tap "$([[ $rc == 0 && $(cat "$t/scontrol.calls" 2>&1) == "update nodename=node9 activefeatures=cascade" ]] && echo 1 || echo 0)" \
 	"helper --sync: scontrol update nodename=node9 activefeatures=cascade (the running slurmd's -N node9)" \
