@@ -313,23 +313,29 @@ echo "# $line"
 ok "$([[ $rc == 0 && $line == *"BMC not ready (0xD2 BMC initialization in progress): waited "* ]] && waited 0.7 8 "$line" && echo 0 || echo 1)" \
 	"0xD2 twice in preflight ($from -> $to): waited out (0.25 + 0.5 s), preflight's message names the code and the wait"
 after "0xD2 twice in preflight ($from -> $to)" "$to" "" "empty"
-# on the Select: refused before it acted, so sent again once the BMC is
-# ready; one job in all
-from=$(name "$(bmc_current)") to=$(other)
-jid=$(sed -n 's/^job_id=//p' "$PCITOPO_BMC_STATE")
-held_set "--test-fault bmc_select:1:stop"
-console 'pcitopo_cc 0xd2 3'
-kill -CONT "$(pid)"
-wait "$spid"; rc=$?
-sed 's/^/# /' "$D/set.out"
-settle idle
-line=$(grep " bmc: done" "$D/topod.log" | tail -1)
-echo "# $line"
-ok "$([[ $rc == 0 && $line == *"BMC not ready (0xD2 BMC initialization in progress): waited "* ]] && waited 1.7 8 "$line" && echo 0 || echo 1)" \
-	"0xD2 three times on the Select ($from -> $to): committed, the bmc phase says it waited (0.25 + 0.5 + 1 s) for 0xD2"
-ok "$([[ $(sed -n 's/^job_id=//p' "$PCITOPO_BMC_STATE") == $((jid + 1)) ]] && echo 0 || echo 1)" \
-	"0xD2 on the Select: one BMC job in all (the refused Selects started none)"
-after "0xD2 three times on the Select ($from -> $to)" "$to" "" "empty"
+# resent CC WHAT N LO: the Select answered CC (WHAT: topod's words for
+# it) N times, set while topod is held at bmc_select: refused before it
+# acted, so sent again once the BMC takes it; committed, the bmc phase
+# naming CC and a wait of LO s or more; one job in all
+resent() {
+	local cc=$1 what=$2 times=$3 lo=$4 jid line
+	from=$(name "$(bmc_current)") to=$(other)
+	jid=$(sed -n 's/^job_id=//p' "$PCITOPO_BMC_STATE")
+	held_set "--test-fault bmc_select:1:stop"
+	console "pcitopo_cc $cc $times"
+	kill -CONT "$(pid)"
+	wait "$spid"; rc=$?
+	sed 's/^/# /' "$D/set.out"
+	settle idle
+	line=$(grep " bmc: done" "$D/topod.log" | tail -1)
+	echo "# $line"
+	ok "$([[ $rc == 0 && $line == *"BMC not ready ($what): waited "* ]] && waited "$lo" 8 "$line" && echo 0 || echo 1)" \
+		"$cc $times times on the Select ($from -> $to): committed, the bmc phase says it waited ($lo s or more) for $cc"
+	ok "$([[ $(sed -n 's/^job_id=//p' "$PCITOPO_BMC_STATE") == $((jid + 1)) ]] && echo 0 || echo 1)" \
+		"$cc on the Select: one BMC job in all (the refused Selects started none)"
+	after "$cc $times times on the Select ($from -> $to)" "$to" "" "empty"
+}
+resent 0xD2 "0xD2 BMC initialization in progress" 3 1.7	# 0.25 + 0.5 + 1 s
 # on the status, once the Select is out: read again, never a second Select
 from=$(name "$(bmc_current)") to=$(other)
 jid=$(sed -n 's/^job_id=//p' "$PCITOPO_BMC_STATE")
@@ -364,6 +370,33 @@ ok "$([[ $rc == 1 ]] && grep -q "completion code 0xC3 timeout while processing c
 after "0xC3 on the Select ($from -> $to)" "$from" \
 	"select $to: BMC *: completion code 0xC3 timeout while processing command; the status then: BMC job done but current layout is $from" \
 	"names the 0xC3 first, then what the status said"
+# 0xC0 (node busy): the same as 0xD2 for the Select
+resent 0xC0 "0xC0 node busy" 2 0.7	# 0.25 + 0.5 s
+# no answer at all on the status after the Select (the BMC stopped, as a
+# BMC resetting under the job): asked again with backoff until it
+# answers, never a second Select; committed within the job's budget
+from=$(name "$(bmc_current)") to=$(other)
+jid=$(sed -n 's/^job_id=//p' "$PCITOPO_BMC_STATE")
+held_set "--test-fault bmc_follow:1:stop"
+kill -STOP "$PCITOPO_BMC_PID"
+kill -CONT "$(pid)"
+# topod's first status goes unanswered: hold the BMC stopped until topod
+# has waited at least once (its log says so at the next try), at most 20 s
+for _ in $(seq 200); do
+	grep -q "status: no answer; trying again" "$D/topod.log" && break
+	sleep 0.1
+done
+sleep 1
+kill -CONT "$PCITOPO_BMC_PID"
+wait "$spid"; rc=$?
+sed 's/^/# /' "$D/set.out"
+settle idle
+line=$(grep " bmc: done" "$D/topod.log" | tail -1)
+echo "# $line"
+ok "$([[ $rc == 0 && $line == *"BMC not ready (no answer): waited "* &&
+	$(sed -n 's/^job_id=//p' "$PCITOPO_BMC_STATE") == $((jid + 1)) ]] && echo 0 || echo 1)" \
+	"no answer to the status after the Select (the BMC stopped, $from -> $to): asked again until it answered, committed, one Select; the bmc phase names the wait"
+after "no answer on the status ($from -> $to)" "$to" "" "empty"
 # --- a rollback asks the BMC only where it must (issue 24) ----------------
 # asked: how many OEM commands the simulated BMC has received (its log has
 # a line for each)
