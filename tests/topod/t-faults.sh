@@ -300,16 +300,29 @@ waited() {
 	w=$(sed -n 's/.*waited \([0-9.]*\) s.*/\1/p' <<<"$3" | head -1)
 	[[ -n $w ]] && awk -v w="$w" -v lo="$1" -v hi="$2" 'BEGIN { exit !(w >= lo && w <= hi) }'
 }
+# held_cc POINT CC N PHASE: a switch held at POINT (a --test-fault point),
+# the BMC set to answer CC to its next N OEM commands, then let go and
+# waited for: rc its exit, line the last "PHASE: done" of topod's log,
+# from, to and jid (the BMC's job id before) for the checks
+held_cc() {
+	from=$(name "$(bmc_current)") to=$(other)
+	jid=$(sed -n 's/^job_id=//p' "$PCITOPO_BMC_STATE")
+	held_set "--test-fault $1:1:stop"
+	console "pcitopo_cc $2 $3"
+	kill -CONT "$(pid)"
+	set_done "$4"
+}
+# set_done PHASE: the held switch's topoctl set waited for (rc), topod
+# idle, line the last "PHASE: done" of its log
+set_done() {
+	wait "$spid"; rc=$?
+	sed 's/^/# /' "$D/set.out"
+	settle idle
+	line=$(grep " $1: done" "$D/topod.log" | tail -1)
+	echo "# $line"
+}
 # in preflight: its status answered 0xD2 twice, then the BMC is ready
-from=$(name "$(bmc_current)") to=$(other)
-held_set "--test-fault preflight:1:stop"
-console 'pcitopo_cc 0xd2 2'
-kill -CONT "$(pid)"
-wait "$spid"; rc=$?
-sed 's/^/# /' "$D/set.out"
-settle idle
-line=$(grep " preflight: done" "$D/topod.log" | tail -1)
-echo "# $line"
+held_cc preflight 0xd2 2 preflight
 ok "$([[ $rc == 0 && $line == *"BMC not ready (0xD2 BMC initialization in progress): waited "* ]] && waited 0.7 8 "$line" && echo 0 || echo 1)" \
 	"0xD2 twice in preflight ($from -> $to): waited out (0.25 + 0.5 s), preflight's message names the code and the wait"
 after "0xD2 twice in preflight ($from -> $to)" "$to" "" "empty"
@@ -318,17 +331,8 @@ after "0xD2 twice in preflight ($from -> $to)" "$to" "" "empty"
 # acted, so sent again once the BMC takes it; committed, the bmc phase
 # naming CC and a wait of LO s or more; one job in all
 resent() {
-	local cc=$1 what=$2 times=$3 lo=$4 jid line
-	from=$(name "$(bmc_current)") to=$(other)
-	jid=$(sed -n 's/^job_id=//p' "$PCITOPO_BMC_STATE")
-	held_set "--test-fault bmc_select:1:stop"
-	console "pcitopo_cc $cc $times"
-	kill -CONT "$(pid)"
-	wait "$spid"; rc=$?
-	sed 's/^/# /' "$D/set.out"
-	settle idle
-	line=$(grep " bmc: done" "$D/topod.log" | tail -1)
-	echo "# $line"
+	local cc=$1 what=$2 times=$3 lo=$4
+	held_cc bmc_select "$cc" "$times" bmc
 	ok "$([[ $rc == 0 && $line == *"BMC not ready ($what): waited "* ]] && waited "$lo" 8 "$line" && echo 0 || echo 1)" \
 		"$cc $times times on the Select ($from -> $to): committed, the bmc phase says it waited ($lo s or more) for $cc"
 	ok "$([[ $(sed -n 's/^job_id=//p' "$PCITOPO_BMC_STATE") == $((jid + 1)) ]] && echo 0 || echo 1)" \
@@ -337,16 +341,7 @@ resent() {
 }
 resent 0xD2 "0xD2 BMC initialization in progress" 3 1.7	# 0.25 + 0.5 + 1 s
 # on the status, once the Select is out: read again, never a second Select
-from=$(name "$(bmc_current)") to=$(other)
-jid=$(sed -n 's/^job_id=//p' "$PCITOPO_BMC_STATE")
-held_set "--test-fault bmc_follow:1:stop"
-console 'pcitopo_cc 0xd2 3'
-kill -CONT "$(pid)"
-wait "$spid"; rc=$?
-sed 's/^/# /' "$D/set.out"
-settle idle
-line=$(grep " bmc: done" "$D/topod.log" | tail -1)
-echo "# $line"
+held_cc bmc_follow 0xd2 3 bmc
 ok "$([[ $rc == 0 && $line == *"BMC not ready (0xD2 BMC initialization in progress): waited "* &&
 	$(sed -n 's/^job_id=//p' "$PCITOPO_BMC_STATE") == $((jid + 1)) ]] && waited 1.7 8 "$line" && echo 0 || echo 1)" \
 	"0xD2 three times on the status after the Select ($from -> $to): committed, the wait named, one Select"
@@ -355,14 +350,7 @@ after "0xD2 three times on the status ($from -> $to)" "$to" "" "empty"
 # is never sent again; the status says what happened (here: nothing, the
 # simulated BMC ran no job and reports the old layout), and the switch
 # rolls back without another Select: the MUX never moved (issue 24)
-from=$(name "$(bmc_current)") to=$(other)
-jid=$(sed -n 's/^job_id=//p' "$PCITOPO_BMC_STATE")
-held_set "--test-fault bmc_select:1:stop"
-console 'pcitopo_cc 0xc3 1'
-kill -CONT "$(pid)"
-wait "$spid"; rc=$?
-sed 's/^/# /' "$D/set.out"
-settle idle
+held_cc bmc_select 0xc3 1 bmc
 ok "$([[ $rc == 1 ]] && grep -q "completion code 0xC3 timeout while processing command; reading the status instead" "$D/topod.log" &&
 	grep -q "rollback-bmc: done.*the BMC not asked: the BMC reported $from after its job, the MUX never moved" "$D/topod.log" &&
 	[[ $(sed -n 's/^job_id=//p' "$PCITOPO_BMC_STATE") == "$jid" ]] && echo 0 || echo 1)" \
@@ -386,13 +374,8 @@ for _ in $(seq 200); do
 	grep -q "status: no answer; trying again" "$D/topod.log" && break
 	sleep 0.1
 done
-sleep 1
 kill -CONT "$PCITOPO_BMC_PID"
-wait "$spid"; rc=$?
-sed 's/^/# /' "$D/set.out"
-settle idle
-line=$(grep " bmc: done" "$D/topod.log" | tail -1)
-echo "# $line"
+set_done bmc
 ok "$([[ $rc == 0 && $line == *"BMC not ready (no answer): waited "* &&
 	$(sed -n 's/^job_id=//p' "$PCITOPO_BMC_STATE") == $((jid + 1)) ]] && echo 0 || echo 1)" \
 	"no answer to the status after the Select (the BMC stopped, $from -> $to): asked again until it answered, committed, one Select; the bmc phase names the wait"
